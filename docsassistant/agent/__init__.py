@@ -1,0 +1,1 @@
+"""The checkpointed LangGraph agent: decide → retrieve → grade → (rewrite) → generate → verify."""

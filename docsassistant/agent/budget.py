@@ -1,0 +1,46 @@
+"""Fitting prompts into the model's context window (Ollama would truncate silently)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import BaseMessage, trim_messages
+from langchain_core.messages.utils import count_tokens_approximately
+
+# Code and identifiers tokenise worse than prose: assume 3.5 characters per token.
+CHARS_PER_TOKEN = 3.5
+
+
+def estimate_tokens(text: str) -> int:
+    return int(len(text) / CHARS_PER_TOKEN) + 1
+
+
+def trim_history(messages: list[BaseMessage], max_tokens: int) -> list[BaseMessage]:
+    """The most recent messages that fit, starting on a user turn."""
+    if not messages:
+        return []
+    return trim_messages(
+        messages,
+        max_tokens=max_tokens,
+        token_counter=lambda msgs: count_tokens_approximately(msgs, chars_per_token=CHARS_PER_TOKEN),
+        strategy="last",
+        start_on="human",
+        include_system=False,
+        allow_partial=False,
+    )
+
+
+def fit_chunks(
+    chunks: list[dict[str, Any]], max_tokens: int, per_chunk_chars: int = 2000
+) -> list[dict[str, Any]]:
+    """The leading chunks whose (capped) text fits in `max_tokens`; at least one."""
+    kept: list[dict[str, Any]] = []
+    used = 0
+    for chunk in chunks:
+        text = (chunk.get("prompt_text") or chunk["content"])[:per_chunk_chars]
+        cost = estimate_tokens(text) + 40  # the <document> wrapper and attributes
+        if kept and used + cost > max_tokens:
+            break
+        kept.append(chunk)
+        used += cost
+    return kept

@@ -1,0 +1,1 @@
+"""Graph nodes, one per file; each is a plain function `(state, runtime) -> update`."""

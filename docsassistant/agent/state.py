@@ -1,0 +1,75 @@
+"""The graph's state. History lives across turns; the other fields are per turn.
+
+Per-turn list fields use `reset_or_add`: the runner sends `None` at the start of a
+turn to empty them, and nodes append to them.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+
+def reset_or_add(old: list | None, new: list | None) -> list:
+    """Append `new` to `old`; `None` empties the list (start of a turn)."""
+    if new is None:
+        return []
+    return (old or []) + list(new)
+
+
+def merge_chunks(old: list[dict] | None, new: list[dict] | None) -> list[dict]:
+    """Accumulate retrieved chunks across rounds without duplicates; `None` resets."""
+    if new is None:
+        return []
+    merged = list(old or [])
+    index = {c["chunk_id"]: i for i, c in enumerate(merged)}
+    for chunk in new:
+        if chunk["chunk_id"] in index:
+            merged[index[chunk["chunk_id"]]] = {**merged[index[chunk["chunk_id"]]], **chunk}
+        else:
+            index[chunk["chunk_id"]] = len(merged)
+            merged.append(chunk)
+    return merged
+
+
+def sum_or_reset(old: int | None, new: int | None) -> int:
+    """Add up per-turn counters; `None` starts from zero."""
+    if new is None:
+        return 0
+    return (old or 0) + new
+
+
+class AgentState(TypedDict, total=False):
+    # Across turns.
+    messages: Annotated[list[AnyMessage], add_messages]  # user questions and final answers
+    turns: Annotated[list[dict[str, Any]], operator.add]  # finished turn records (for replay)
+    # This turn.
+    question: str
+    component: str | None
+    steps: Annotated[list[AnyMessage], reset_or_add]  # the agent's tool calls and results
+    queries: Annotated[list[str], reset_or_add]
+    pending_queries: list[str]  # searches the next retrieve runs
+    chunks: Annotated[list[dict[str, Any]], merge_chunks]  # every chunk retrieved this turn
+    new_chunk_ids: list[int]  # retrieved by the last round, still to grade
+    relevant_ids: Annotated[list[int], reset_or_add]
+    sufficient: bool
+    searches: int
+    rewrites: int
+    no_progress: bool  # the last rewrite was too close to an earlier query
+    counted: bool  # count_chunks already ran this turn
+    answer: str
+    sources: list[dict[str, Any]]  # the numbered evidence the answer was written from
+    citations: list[dict[str, Any]]
+    unsupported: list[str]  # claims the verifier rejected (drives one regeneration)
+    regenerate: bool  # the verifier asks for one regeneration
+    regenerated: bool
+    verification: dict[str, Any]
+    flags: Annotated[list[dict[str, Any]], reset_or_add]
+    trace: Annotated[list[dict[str, Any]], reset_or_add]
+    stop_reason: str | None
+    model_calls: Annotated[int, sum_or_reset]
+    prompt_tokens: Annotated[int, sum_or_reset]
+    started_at: float

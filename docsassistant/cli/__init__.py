@@ -1,0 +1,18 @@
+"""The `docsassistant` command: assembles the sub-commands of this package."""
+
+from __future__ import annotations
+
+import typer
+
+from docsassistant.cli import store_commands
+
+app = typer.Typer(
+    help="DocsAssistant: index documentation and ask questions about it.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+store_commands.register(app)
+
+
+def main() -> None:
+    app()

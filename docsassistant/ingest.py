@@ -1,0 +1,258 @@
+"""Indexing files into the store: load, chunk, embed in batches, write one document per
+transaction. Idempotent by content hash; one bad file fails alone."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import sqlalchemy as sa
+
+from docsassistant.chunking import ChunkDraft, chunk_document
+from docsassistant.config import Settings, get_settings
+from docsassistant.embeddings import get_embedder, vector_literal
+from docsassistant.loaders import SUPPORTED_EXTENSIONS, LoadedDocument, LoaderError, load_document
+from docsassistant.store import open_store
+from docsassistant.terms import code_terms
+
+# Chunks collected before one call to the embedder: big enough for the model's own
+# length-sorted batching to pay off, small enough to bound memory.
+EMBED_GROUP = 512
+_COMPONENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+
+
+@dataclass
+class FileResult:
+    source_path: str
+    status: str  # added | updated | unchanged | removed | failed
+    chunks: int = 0
+    reason: str | None = None
+
+
+@dataclass
+class IngestReport:
+    component: str
+    results: list[FileResult] = field(default_factory=list)
+
+    def by_status(self, status: str) -> list[FileResult]:
+        return [r for r in self.results if r.status == status]
+
+    def counts(self) -> dict[str, int]:
+        names = ("added", "updated", "unchanged", "removed", "failed")
+        return {name: len(self.by_status(name)) for name in names}
+
+
+@dataclass
+class Progress:
+    """Reported after each file: `done` of `total` files handled so far."""
+
+    done: int
+    total: int
+    result: FileResult
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+@dataclass
+class _Pending:
+    path: Path
+    source_path: str
+    digest: str
+    size: int
+    doc: LoadedDocument
+    drafts: list[ChunkDraft]
+    existing_id: int | None
+
+
+def validate_component(component: str) -> str:
+    name = component.strip().lower()
+    if not name or len(name) > 64 or not set(name) <= _COMPONENT_CHARS:
+        raise ValueError(
+            f"Invalid component name {component!r}: use 1-64 characters from a-z, 0-9, '-', '_', '.'."
+        )
+    return name
+
+
+def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[FileResult]]:
+    """Expand folders to their supported files; name missing paths as failures."""
+    files: list[Path] = []
+    missing: list[FileResult] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for root, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(names):
+                    if Path(name).suffix.lower() in SUPPORTED_EXTENSIONS:
+                        files.append(Path(root) / name)
+        elif path.is_file():
+            files.append(path)
+        else:
+            missing.append(FileResult(str(raw), "failed", reason="No such file or folder."))
+    return files, missing
+
+
+def source_path_of(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        raise LoaderError(f"{path} is outside the base folder {base}; pass --base.") from None
+
+
+def index_paths(
+    paths: Iterable[Path | str],
+    component: str,
+    *,
+    base: Path | str | None = None,
+    prune: bool = False,
+    settings: Settings | None = None,
+    progress: ProgressCallback | None = None,
+) -> IngestReport:
+    """Index files and folders into `component`; see the module docstring."""
+    settings = settings or get_settings()
+    component = validate_component(component)
+    base_dir = Path(base) if base is not None else Path.cwd()
+    engine = open_store(settings)
+    files, missing = collect_files(paths)
+    report = IngestReport(component, list(missing))
+    total = len(files) + len(missing)
+    with engine.connect() as conn:
+        known = {
+            row.source_path: (row.id, row.content_hash)
+            for row in conn.execute(
+                sa.text("SELECT id, source_path, content_hash FROM documents WHERE component = :c"),
+                {"c": component},
+            )
+        }
+
+    def finish(result: FileResult) -> None:
+        report.results.append(result)
+        if progress:
+            progress(Progress(len(report.results), total, result))
+
+    pending: list[_Pending] = []
+    for path in files:
+        try:
+            source_path = source_path_of(path, base_dir)
+            data = path.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()
+            existing = known.get(source_path)
+            if existing and existing[1] == digest:
+                finish(FileResult(source_path, "unchanged"))
+                continue
+            doc = load_document(path)
+            drafts = chunk_document(doc, settings.chunk_size, settings.chunk_overlap)
+            if not drafts:
+                raise LoaderError(f"{path.name} has no text to index.")
+        except (LoaderError, OSError) as exc:
+            finish(FileResult(str(path), "failed", reason=str(exc)))
+            continue
+        pending.append(
+            _Pending(path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None)
+        )
+        if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
+            _embed_and_write(engine, component, pending, settings, finish)
+            pending = []
+    _embed_and_write(engine, component, pending, settings, finish)
+
+    if prune:
+        for source_path, (doc_id, _) in sorted(known.items()):
+            if not (base_dir / source_path).is_file():
+                with engine.begin() as conn:
+                    conn.execute(sa.text("DELETE FROM documents WHERE id = :id"), {"id": doc_id})
+                finish(FileResult(source_path, "removed"))
+    return report
+
+
+def embedding_text(title: str, section: str, content: str) -> str:
+    """What the embedder sees: the chunk in the context of its document and section."""
+    heading = f"{title} › {section}" if section else title
+    return f"{heading}\n{content}"
+
+
+def _embed_and_write(
+    engine: sa.Engine,
+    component: str,
+    pending: list[_Pending],
+    settings: Settings,
+    finish: Callable[[FileResult], None],
+) -> None:
+    if not pending:
+        return
+    texts = [embedding_text(p.doc.title, d.section, d.content) for p in pending for d in p.drafts]
+    vectors = get_embedder(settings).embed_documents(texts)
+    offset = 0
+    for item in pending:
+        item_vectors = vectors[offset : offset + len(item.drafts)]
+        offset += len(item.drafts)
+        try:
+            with engine.begin() as conn:
+                write_document(conn, component, item, item_vectors)
+        except sa.exc.SQLAlchemyError as exc:
+            finish(FileResult(item.source_path, "failed", reason=f"Database error: {exc.orig or exc}"))
+            continue
+        status = "updated" if item.existing_id is not None else "added"
+        finish(FileResult(item.source_path, status, chunks=len(item.drafts)))
+
+
+_UPSERT = sa.text(
+    """
+    INSERT INTO documents (component, source_path, title, content_hash, media_type,
+                           size_bytes, chunk_count, indexed_at)
+    VALUES (:component, :source_path, :title, :content_hash, :media_type, :size, :n, now())
+    ON CONFLICT (component, source_path) DO UPDATE SET
+        title = EXCLUDED.title, content_hash = EXCLUDED.content_hash,
+        media_type = EXCLUDED.media_type, size_bytes = EXCLUDED.size_bytes,
+        chunk_count = EXCLUDED.chunk_count, indexed_at = now()
+    RETURNING id"""
+)
+
+
+def write_document(conn: sa.Connection, component: str, item: _Pending, vectors: np.ndarray) -> int:
+    """Replace one document and its chunks (the caller's transaction makes it atomic)."""
+    doc_id = conn.execute(
+        _UPSERT,
+        {
+            "component": component,
+            "source_path": item.source_path,
+            "title": item.doc.title,
+            "content_hash": item.digest,
+            "media_type": item.doc.media_type,
+            "size": item.size,
+            "n": len(item.drafts),
+        },
+    ).scalar_one()
+    conn.execute(sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id})
+    insert_chunks(conn, doc_id, component, item.drafts, vectors)
+    return doc_id
+
+
+def insert_chunks(
+    conn: sa.Connection, doc_id: int, component: str, drafts: list[ChunkDraft], vectors: np.ndarray
+) -> None:
+    # COPY is the fastest way into PostgreSQL; vectors go in pgvector's text form.
+    raw = conn.connection.driver_connection
+    with (
+        raw.cursor() as cur,
+        cur.copy(
+            "COPY chunks (document_id, component, ordinal, section, content, search_terms, embedding) "
+            "FROM STDIN"
+        ) as copy,
+    ):
+        for draft, vector in zip(drafts, vectors, strict=True):
+            copy.write_row(
+                (
+                    doc_id,
+                    component,
+                    draft.ordinal,
+                    draft.section,
+                    draft.content.replace("\x00", ""),
+                    code_terms(f"{draft.section}\n{draft.content}"),
+                    vector_literal(vector),
+                )
+            )

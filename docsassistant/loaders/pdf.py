@@ -1,0 +1,62 @@
+"""PDF via pypdf: one section per page, numbered from 1."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+from pypdf import PdfReader
+
+from docsassistant.loaders import LoaderError, Section
+
+# Titles that PDF producers write when the author set none.
+_JUNK_TITLES = re.compile(
+    r"^(?:untitled.*|document\d*|title|microsoft word - .*|.*\.(?:docx?|pdf|tex|odt))$", re.I
+)
+
+
+def load(path: Path) -> tuple[str | None, list[Section]]:
+    """Return (title, sections) for a .pdf file, one Section per page with text."""
+    try:
+        reader = PdfReader(path)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise LoaderError(
+                f"{path.name} is password-protected. Remove the password and upload it again."
+            )
+        pages = list(reader.pages)
+    except LoaderError:
+        raise
+    except Exception as exc:  # pypdf raises many types for damaged files
+        raise LoaderError(f"{path.name} could not be read as a PDF: {exc}") from exc
+
+    sections = []
+    for number, page in enumerate(pages, start=1):
+        try:
+            text = page.extract_text() or ""
+        except Exception:
+            # One damaged page should not sink the rest of the document.
+            text = ""
+        # NFKC folds ligatures (ﬁ -> fi) that PDF fonts use, so searches match.
+        text = unicodedata.normalize("NFKC", text)
+        if text.strip():
+            sections.append(Section([], text, page=number))
+    if not sections:
+        raise LoaderError(
+            f"{path.name} has no extractable text layer (is it a scanned image?). "
+            "Run OCR on it first (e.g. ocrmypdf) and upload the result."
+        )
+    return _title(reader, path, sections), sections
+
+
+def _title(reader: PdfReader, path: Path, sections: list[Section]) -> str | None:
+    """Metadata title unless it is a placeholder or a file name, else the first line."""
+    try:
+        meta_title = (reader.metadata.title if reader.metadata else None) or ""
+    except Exception:
+        meta_title = ""
+    meta_title = " ".join(str(meta_title).split())
+    looks_like_file_name = (" " not in meta_title and "_" in meta_title) or meta_title == path.stem
+    if meta_title and not looks_like_file_name and not _JUNK_TITLES.match(meta_title):
+        return meta_title
+    return next((line.strip() for line in sections[0].text.splitlines() if line.strip()), None)

@@ -1,0 +1,46 @@
+"""The agent's SQL tool: fixed, parameterized queries run as the read-only role.
+
+Every statement runs inside a READ ONLY transaction under `SET LOCAL ROLE docs_readonly`
+(SELECT on documents and chunks, nothing else), so even a bug here cannot write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+
+from docsassistant.config import Settings, get_settings
+from docsassistant.store import open_store
+
+READONLY_ROLE = "docs_readonly"
+
+COUNT_CHUNKS_SQL = sa.text(
+    """
+    SELECT count(*) AS chunks, count(DISTINCT c.document_id) AS documents
+    FROM chunks c
+    WHERE (CAST(:component AS text) IS NULL OR c.component = :component)"""
+)
+
+
+@contextmanager
+def readonly_connection(settings: Settings | None = None) -> Iterator[sa.Connection]:
+    """A connection whose transaction runs as `docs_readonly` and is READ ONLY."""
+    engine = open_store(settings or get_settings(), check=False)
+    with engine.connect() as conn, conn.begin() as tx:
+        conn.execute(sa.text("SET TRANSACTION READ ONLY"))
+        conn.execute(sa.text(f"SET LOCAL ROLE {READONLY_ROLE}"))
+        try:
+            yield conn
+        finally:
+            tx.rollback()  # nothing to keep; also resets the role
+
+
+def count_chunks(component: str | None = None, *, settings: Settings | None = None) -> dict:
+    """Count the indexed chunks (and documents) of one component, or of all when None."""
+    if component is not None:
+        component = component.strip().lower() or None
+    with readonly_connection(settings) as conn:
+        row = conn.execute(COUNT_CHUNKS_SQL, {"component": component}).mappings().one()
+    return {"component": component, "chunks": int(row["chunks"]), "documents": int(row["documents"])}

@@ -1,0 +1,56 @@
+"""Re-embed every chunk with the configured embedding model (after changing models)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from docsassistant.config import Settings, get_settings
+from docsassistant.embeddings import get_embedder, vector_literal
+from docsassistant.ingest import embedding_text
+from docsassistant.store import open_store, record_model
+
+BATCH = 512
+
+
+def reindex(settings: Settings | None = None, progress: Callable[[int, int], None] | None = None) -> int:
+    """Re-embed all chunks in one transaction (all or nothing); returns the chunk count.
+
+    The vector column is retyped when the dimension changes, and the HNSW index is
+    rebuilt once at the end, which is much faster than maintaining it row by row.
+    """
+    settings = settings or get_settings()
+    embedder = get_embedder(settings)
+    engine = open_store(settings, check=False)
+    with engine.begin() as conn:
+        rows = conn.execute(
+            sa.text(
+                "SELECT c.id, d.title, c.section, c.content FROM chunks c "
+                "JOIN documents d ON d.id = c.document_id ORDER BY c.id"
+            )
+        ).all()
+        conn.execute(sa.text("DROP INDEX IF EXISTS ix_chunks_embedding_hnsw"))
+        conn.execute(
+            sa.text(
+                "ALTER TABLE chunks ALTER COLUMN embedding DROP NOT NULL, "
+                f"ALTER COLUMN embedding TYPE vector({embedder.dim}) USING NULL"
+            )
+        )
+        for start in range(0, len(rows), BATCH):
+            batch = rows[start : start + BATCH]
+            vectors = embedder.embed_documents([embedding_text(r.title, r.section, r.content) for r in batch])
+            conn.execute(
+                sa.text("UPDATE chunks SET embedding = CAST(:v AS vector) WHERE id = :id"),
+                [{"id": r.id, "v": vector_literal(vec)} for r, vec in zip(batch, vectors, strict=True)],
+            )
+            if progress:
+                progress(min(start + BATCH, len(rows)), len(rows))
+        conn.execute(sa.text("ALTER TABLE chunks ALTER COLUMN embedding SET NOT NULL"))
+        conn.execute(
+            sa.text(
+                "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
+            )
+        )
+        record_model(conn, settings.embedding_model, embedder.dim)
+    return len(rows)

@@ -1,0 +1,474 @@
+"""A fake Ollama HTTP server for tests.
+
+It speaks enough of the Ollama REST API (``/api/chat``, ``/api/tags``, ``/api/show``,
+``/api/version``) for the real ``langchain_ollama.ChatOllama`` client to be exercised
+over real HTTP, without Ollama. Two modes:
+
+* ``"scripted"``: a FIFO queue of replies set up by the test (``reply``, ``reply_json``,
+  ``reply_raw``, ``reply_error``); each ``/api/chat`` request pops one.
+* ``"deterministic"``: a cooperative model following the app's prompt conventions
+  (``<document id=...>`` blocks, ``Question:`` / ``Answer:`` lines, the ``search_docs`` and
+  ``count_chunks`` tools), for end-to-end tests.
+
+Standalone: ``python tests/fake_ollama.py --port 0 --mode deterministic`` prints its URL
+on the first line of stdout and serves until interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import threading
+import time
+from collections import deque
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+MODES = ("scripted", "deterministic")
+GREETING = "Hello! Ask me anything about the documentation."
+NOT_FOUND = "I could not find this in the documentation."
+_STOPWORD_TEXT = """
+about above after again also been before being between both does doing down during each from further
+have having here into more most much once only other over same should some such than that their them
+then there these they this those through under until very what when where which while whom will with
+would your yours
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+_DOC_RE = re.compile(r"<document\s+([^>]*)>(.*?)</document>", re.DOTALL)
+_ATTR_RE = re.compile(r'(\w+)="([^"]*)"')
+_ARITH_RE = re.compile(r"(-?\d+(?:\.\d+)?)\s*([-+*/x×])\s*(-?\d+(?:\.\d+)?)")
+_GREETING_RE = re.compile(r"^\W*(hi|hello|hey|thanks|thank you)\b\W*(there)?\W*$", re.IGNORECASE)
+_COMPONENT_RE = re.compile(r"\bthe\s+([\w.-]+)\s+component\b", re.IGNORECASE)
+_MARKER_RE = re.compile(r"\[(\d+)\]")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?!\[\d+\])|(?<=\])\s+(?=[A-Z])")
+
+
+def _normalize(model: str) -> str:
+    """Return the model name with an explicit tag, as Ollama resolves it (``x`` -> ``x:latest``)."""
+    return model if ":" in model else f"{model}:latest"
+
+
+def _words(text: str) -> list[str]:
+    """Split content into word-sized pieces (whitespace kept) so ``"".join`` restores it."""
+    return re.findall(r"\s*\S+\s*", text) or [text]
+
+
+def _content_words(text: str) -> set[str]:
+    """Lower-cased words of at least 4 letters, minus stopwords."""
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in STOPWORDS}
+
+
+def _parse_documents(text: str) -> list[dict[str, Any]]:
+    """Extract ``<document id="N" ...>text</document>`` blocks (attributes + ``text``)."""
+    docs = []
+    for attrs, body in _DOC_RE.findall(text):
+        doc: dict[str, Any] = dict(_ATTR_RE.findall(attrs))
+        doc["text"] = body.strip()
+        docs.append(doc)
+    return docs
+
+
+def _first_sentence(text: str, limit: int = 200) -> str:
+    """The first sentence of ``text`` (whitespace collapsed), at most ``limit`` characters."""
+    flat = " ".join(text.split())
+    match = re.match(r"(.+?[.!?])(?:\s|$)", flat)
+    return (match.group(1) if match else flat)[:limit].strip()
+
+
+def _default_for(schema: dict[str, Any]) -> Any:
+    """A sensible default value for a JSON-schema property."""
+    if "default" in schema:
+        return schema["default"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for option in schema.get("anyOf", []):
+        if option.get("type") != "null":
+            return _default_for(option)
+    kind = schema.get("type", "object")
+    kind = next((k for k in kind if k != "null"), "null") if isinstance(kind, list) else kind
+    return {"string": "", "integer": 0, "number": 0.0, "boolean": False, "array": [], "null": None}.get(
+        kind, {}
+    )
+
+
+class _Conversation:
+    """Read-only helpers over one ``/api/chat`` request body."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.messages: list[dict[str, Any]] = body.get("messages") or []
+        users = [i for i, m in enumerate(self.messages) if m.get("role") == "user"]
+        self.last_user = users[-1] if users else -1
+        self.user_text: str = (self.messages[self.last_user].get("content") or "") if users else ""
+
+    @property
+    def question(self) -> str:
+        """The ``Question:`` line of the last user message, else its whole content."""
+        match = re.search(r"^\s*Question:\s*(.+)$", self.user_text, re.MULTILINE)
+        return (match.group(1) if match else self.user_text).strip()
+
+    @property
+    def answer_under_check(self) -> str:
+        """The text after an ``Answer:`` line of the last user message (up to ``<documents>``)."""
+        match = re.search(r"^\s*Answer:\s*(.*)", self.user_text, re.MULTILINE | re.DOTALL)
+        return match.group(1).split("<documents>")[0].strip() if match else ""
+
+    def documents(self) -> list[dict[str, Any]]:
+        """Documents in the last user message or later messages, else in system messages."""
+        for message in self.messages[max(self.last_user, 0) :]:
+            if docs := _parse_documents(message.get("content") or ""):
+                return docs
+        system = [m for m in self.messages if m.get("role") == "system"]
+        return _parse_documents("\n".join(m.get("content") or "" for m in system))
+
+    def tool_results(self) -> list[tuple[str, str]]:
+        """``(tool name, content)`` for each tool message after the last user message."""
+        results: list[tuple[str, str]] = []
+        pending: deque[str] = deque()
+        for message in self.messages[self.last_user + 1 :]:
+            for call in message.get("tool_calls") or []:
+                pending.append(call.get("function", {}).get("name", ""))
+            if message.get("role") == "tool":
+                name = message.get("tool_name") or (pending.popleft() if pending else "")
+                results.append((name, message.get("content") or ""))
+        return results
+
+    def prompt_tokens(self) -> int:
+        """A plausible prompt token estimate: total message text length // 4."""
+        return max(1, sum(len(m.get("content") or "") for m in self.messages) // 4)
+
+
+def _relevant_ids(question: str, docs: list[dict[str, Any]]) -> list[Any]:
+    """Ids of documents sharing enough content words with the question."""
+    words = _content_words(question)
+    need = 1 if len(words) <= 2 else 2
+    ids = []
+    for doc in docs:
+        if words and len(words & _content_words(doc["text"])) >= need:
+            ident = doc.get("id", "")
+            ids.append(int(ident) if ident.isdigit() else ident)
+    return ids
+
+
+def _cited_answer(docs: list[dict[str, Any]]) -> str:
+    """First sentence of each of the first two documents, each followed by `` [N]``."""
+    parts = [f"{_first_sentence(d['text'])} [{d.get('id', i + 1)}]" for i, d in enumerate(docs[:2])]
+    return " ".join(parts) if parts else NOT_FOUND
+
+
+def _arithmetic(question: str) -> str | None:
+    """Answer ``what's 2 + 2``-style questions, or None."""
+    match = _ARITH_RE.search(question)
+    if not match or len(_content_words(question) - {"what", "whats"}) > 1:
+        return None
+    a, op, b = float(match.group(1)), match.group(2), float(match.group(3))
+    if op == "/" and b == 0:
+        return "Division by zero is undefined."
+    value = {"+": a + b, "-": a - b, "/": a / b if b else 0.0}.get(op, a * b)
+    shown = int(value) if value == int(value) else round(value, 6)
+    return f"{match.group(1)} {op} {match.group(3)} = {shown}."
+
+
+def deterministic_reply(body: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """What the cooperative model answers to a request: ``(content, tool calls)``."""
+    conv = _Conversation(body)
+    fmt = body.get("format")
+    if body.get("tools"):
+        results = conv.tool_results()
+        if results:
+            name, content = results[-1]
+            guessed_count = not name and not _parse_documents(content) and re.search(r"\d", content)
+            if name == "count_chunks" or guessed_count:
+                count = re.search(r"\d+", content)
+                n = count.group(0) if count else "0"
+                component = _COMPONENT_RE.search(conv.question)
+                subject = f"The {component.group(1)} component" if component else "The documentation"
+                return f"{subject} has {n} chunks.", []
+            docs = _parse_documents(content)
+            return (_cited_answer(docs) if docs else (content.strip()[:400] or NOT_FOUND)), []
+        question = conv.question
+        if _GREETING_RE.match(question):
+            return GREETING, []
+        if (answer := _arithmetic(question)) is not None:
+            return answer, []
+        if re.search(r"how many chunks", question, re.IGNORECASE):
+            component = _COMPONENT_RE.search(question)
+            args = {"component": component.group(1).lower() if component else None}
+            return "", [{"name": "count_chunks", "arguments": args}]
+        return "", [{"name": "search_docs", "arguments": {"query": question}}]
+    if isinstance(fmt, dict):
+        return json.dumps(_structured(conv, fmt)), []
+    if fmt == "json":  # JSON mode without a schema
+        return "{}", []
+    return _cited_answer(conv.documents()), []
+
+
+def _structured(conv: _Conversation, schema: dict[str, Any]) -> dict[str, Any]:
+    """A structured-output reply chosen by the schema's property names."""
+    props: dict[str, Any] = schema.get("properties") or {}
+    out: dict[str, Any] = {}
+    if "relevant" in props:
+        out["relevant"] = _relevant_ids(conv.question, conv.documents())
+        if "sufficient" in props:
+            out["sufficient"] = bool(out["relevant"])
+    elif "query" in props:
+        out["query"] = f"{conv.question.rstrip('?!. ')} documentation"
+    elif "claims" in props:
+        items = props["claims"].get("items") or {}
+        if ref := items.get("$ref"):  # a nested model: "#/$defs/Claim"
+            items = (schema.get("$defs") or {}).get(ref.rsplit("/", 1)[-1], {})
+        sentences = [s.strip() for s in _SENTENCE_SPLIT_RE.split(conv.answer_under_check)]
+        claims = [
+            {"claim": s, "supported": True, "sources": [int(n) for n in _MARKER_RE.findall(s)]}
+            for s in sentences
+            if s
+        ]
+        out["claims"] = [_with_defaults(claim, items) for claim in claims]
+    return _with_defaults(out, schema)
+
+
+def _with_defaults(obj: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` plus a default for each required property of ``schema`` that it lacks."""
+    props: dict[str, Any] = schema.get("properties") or {}
+    missing = [key for key in schema.get("required") or [] if key not in obj]
+    return {**obj, **{key: _default_for(props.get(key, {})) for key in missing}}
+
+
+class FakeOllama:
+    """A fake Ollama server on 127.0.0.1 (see the module docstring)."""
+
+    def __init__(
+        self,
+        mode: str = "scripted",
+        models: tuple[str, ...] = ("llama3.1:8b",),
+        delay_s: float = 0.0,
+        port: int = 0,
+    ) -> None:
+        """Configure the fake; ``delay_s`` is slept before each streamed line; port 0 = free."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        self.mode, self.models, self.delay_s, self.port = mode, tuple(models), delay_s, port
+        self.url = ""
+        self.requests: list[dict[str, Any]] = []
+        self._queue: deque[tuple[str, Any]] = deque()
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- scripting -------------------------------------------------------------------
+    def reply(self, content: str = "", tool_calls: list[dict[str, Any]] | None = None) -> None:
+        """Queue a reply; ``tool_calls`` items are ``{"name": ..., "arguments": {...}}``."""
+        self._queue.append(("reply", (content, list(tool_calls or []))))
+
+    def reply_json(self, obj: dict[str, Any]) -> None:
+        """Queue a structured-output reply (content is ``json.dumps(obj)``)."""
+        self.reply(json.dumps(obj))
+
+    def reply_raw(self, lines: list[str]) -> None:
+        """Queue raw NDJSON lines, sent verbatim (each followed by a newline)."""
+        self._queue.append(("raw", list(lines)))
+
+    def reply_error(self, status: int, message: str) -> None:
+        """Queue an HTTP error reply with body ``{"error": message}``."""
+        self._queue.append(("error", (status, message)))
+
+    # -- lifecycle -------------------------------------------------------------------
+    def start(self) -> Self:
+        """Bind and serve in a daemon thread; sets ``url``."""
+        handler = type("_BoundHandler", (_Handler,), {"fake": self})
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.02,), daemon=True, name="fake-ollama"
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and release the port."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- request handling helpers --------------------------------------------------------
+    def knows(self, model: str) -> bool:
+        """Whether ``model`` is one of the served models (``x`` means ``x:latest``)."""
+        return _normalize(model) in {_normalize(m) for m in self.models}
+
+    def _record(self, body: dict[str, Any]) -> int:
+        with self._lock:
+            self.requests.append(body)
+            return len(self.requests)
+
+    def _next(self, body: dict[str, Any], number: int) -> tuple[str, Any]:
+        """The next action for a chat request: from the queue or the deterministic model."""
+        if self.mode == "deterministic":
+            return ("reply", deterministic_reply(body))
+        try:
+            return self._queue.popleft()
+        except IndexError:
+            message = (
+                f"FakeOllama: no scripted reply queued for /api/chat request #{number}; "
+                "call reply()/reply_json()/reply_raw()/reply_error() before invoking the model"
+            )
+            return ("error", (500, message))
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """HTTP handler; ``fake`` is set on a per-server subclass."""
+
+    fake: FakeOllama
+    server_version = "FakeOllama/1.0"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep test output quiet."""
+
+    def _send(self, status: int, payload: Any, content_type: str = "application/json") -> None:
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _body(self) -> dict[str, Any]:
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            body = {"_unparsed": raw.decode(errors="replace")}
+        return body if isinstance(body, dict) else {"_unparsed": body}
+
+    def do_GET(self) -> None:
+        """``/api/tags``, ``/api/version``, ``/`` (like Ollama: "Ollama is running")."""
+        if self.path == "/api/tags":
+            self._send(200, {"models": [_model_entry(m) for m in self.fake.models]})
+        elif self.path == "/api/version":
+            self._send(200, {"version": "0.12.0"})
+        elif self.path == "/":
+            self._send(200, b"Ollama is running", "text/plain; charset=utf-8")
+        else:
+            self._send(404, b"404 page not found", "text/plain")
+
+    def do_POST(self) -> None:
+        """``/api/chat`` and ``/api/show``."""
+        body = self._body()
+        if self.path == "/api/show":
+            name = str(body.get("model") or body.get("name") or "")
+            if self.fake.knows(name):
+                self._send(200, _show_entry(name))
+            else:
+                self._send(404, {"error": f"model '{name}' not found"})
+        elif self.path == "/api/chat":
+            self._chat(body)
+        else:
+            self._send(404, b"404 page not found", "text/plain")
+
+    def _chat(self, body: dict[str, Any]) -> None:
+        number = self.fake._record(body)
+        model = str(body.get("model") or "")
+        if not self.fake.knows(model):
+            self._send(404, {"error": f'model "{model}" not found, try pulling it first'})
+            return
+        kind, data = self.fake._next(body, number)
+        if kind == "error":
+            self._send(data[0], {"error": data[1]})
+            return
+        stream = body.get("stream", True) is not False
+        if kind == "raw":
+            lines = data
+        else:
+            lines = _reply_lines(model, *data, _Conversation(body).prompt_tokens(), stream)
+        try:
+            if not stream:
+                self._send(200, "\n".join(lines).encode())
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-ndjson")
+            self.end_headers()
+            for line in lines:
+                if self.fake.delay_s:
+                    time.sleep(self.fake.delay_s)
+                self.wfile.write(line.encode() + b"\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client went away mid-stream
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _reply_lines(
+    model: str, content: str, tool_calls: list[dict[str, Any]], prompt_tokens: int, stream: bool
+) -> list[str]:
+    """Serialize a reply as Ollama NDJSON lines (or one object when not streaming)."""
+    calls = [{"function": {"name": c["name"], "arguments": c.get("arguments", {})}} for c in tool_calls]
+    final: dict[str, Any] = {"model": model, "created_at": _now(), "done": True, "done_reason": "stop",
+        "total_duration": 120_000_000, "load_duration": 10_000_000,
+        "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 30_000_000,
+        "eval_count": max(1, len(content) // 4 + 10 * len(calls)), "eval_duration": 80_000_000,
+    }  # fmt: skip
+    if not stream:
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if calls:
+            message["tool_calls"] = calls
+        return [json.dumps({**final, "message": message})]
+    chunks = [{"role": "assistant", "content": piece} for piece in (_words(content) if content else [])]
+    if calls:
+        chunks.append({"role": "assistant", "content": "", "tool_calls": calls})
+    lines = [json.dumps({"model": model, "created_at": _now(), "message": m, "done": False}) for m in chunks]
+    lines.append(json.dumps({**final, "message": {"role": "assistant", "content": ""}}))
+    return lines
+
+
+_DETAILS = {"format": "gguf", "family": "llama", "parameter_size": "8.0B", "quantization_level": "Q4_K_M"}
+_MODIFIED = "2025-01-01T00:00:00Z"
+
+
+def _model_entry(name: str) -> dict[str, Any]:
+    """One ``/api/tags`` entry."""
+    size, digest = 4_920_753_328, "0" * 64
+    return dict(name=name, model=name, modified_at=_MODIFIED, size=size, digest=digest, details=_DETAILS)
+
+
+def _show_entry(name: str) -> dict[str, Any]:
+    """An ``/api/show`` reply."""
+    info = {"general.architecture": "llama", "llama.context_length": 131072}
+    return {"modelfile": f"FROM {name}\n", "parameters": "num_ctx 8192", "template": "{{ .Prompt }}",
+            "details": _DETAILS, "model_info": info, "capabilities": ["completion", "tools"],
+            "modified_at": _MODIFIED}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the fake standalone; prints the URL first, then serves until interrupted."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--mode", choices=MODES, default="deterministic")
+    parser.add_argument(
+        "--model", action="append", dest="models", help="served model name (repeatable; default llama3.1:8b)"
+    )
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds before each line")
+    args = parser.parse_args(argv)
+    fake = FakeOllama(args.mode, tuple(args.models or ("llama3.1:8b",)), args.delay, args.port)
+    fake.start()
+    print(fake.url, flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        threading.Event().wait()
+    fake.stop()
+
+
+if __name__ == "__main__":
+    main()
