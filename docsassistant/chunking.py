@@ -229,6 +229,7 @@ def _tail(text: str, limit: int) -> str:
     )
     if boundary:
         window = window[boundary.end() :]
-    elif not text[start - 1].isspace() and (space := re.search(r"\s", window)):
-        window = window[space.end() :]
+    elif not text[start - 1].isspace():
+        space = re.search(r"\s", window)
+        window = window[space.end() :] if space else ""  # a lone word fragment is no context
     return window.strip()

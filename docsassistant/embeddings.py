@@ -18,7 +18,10 @@ class Embedder:
 
     def __init__(self, model_name: str, batch_size: int = 64) -> None:
         import torch
+        import transformers
         from sentence_transformers import SentenceTransformer
+
+        transformers.logging.disable_progress_bar()  # no "Loading weights" bar in CLI output
 
         self.name = model_name
         self.batch_size = batch_size

@@ -51,7 +51,7 @@ class AgentState(TypedDict, total=False):
     component: str | None
     steps: Annotated[list[AnyMessage], reset_or_add]  # the agent's tool calls and results
     queries: Annotated[list[str], reset_or_add]
-    pending_queries: list[str]  # searches the next retrieve runs
+    pending_calls: list[dict[str, Any]]  # tool calls the next retrieve / run_sql executes
     chunks: Annotated[list[dict[str, Any]], merge_chunks]  # every chunk retrieved this turn
     new_chunk_ids: list[int]  # retrieved by the last round, still to grade
     relevant_ids: Annotated[list[int], reset_or_add]

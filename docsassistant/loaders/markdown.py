@@ -13,21 +13,30 @@ from docsassistant.loaders.html import html_to_text
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))??(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
-# CommonMark HTML block starts: comments, <?...>, <!DECL>, and lines opening with a
-# known block-level tag. Only known tag names count, so "<your-api-key>" stays text.
+# CommonMark HTML block starts. Type 6: a block-level tag opens the line (the rest of
+# the line may be anything). Type 7: a line holding nothing but one open/close tag; we
+# only accept known inline tag names there, so a placeholder like "<your-api-key>" alone
+# on a line stays text. Comments, <?...?>, <!DECL> and script/pre/style/textarea too.
 _BLOCK_TAG_NAMES = (
-    "address|article|aside|blockquote|center|details|dialog|dd|div|dl|dt|fieldset|figcaption|"
-    "figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|section|summary|table|tbody|td|"
-    "tfoot|th|thead|tr|ul|br|img|a|span|font|b|i|strong|em|sub|sup|code|picture|video|"
-    "iframe|source|style|script|pre|textarea|video|audio"
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
+    "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|"
+    "header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|"
+    "param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
 )
-_HTML_START = re.compile(rf"^ {{0,3}}(?:<!--|<\?|<![A-Za-z]|</?(?:{_BLOCK_TAG_NAMES})(?:[\s/>]|$))", re.I)
+_INLINE_TAG_NAMES = (
+    "a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span|strong|sub|"
+    "sup|u|video|audio|wbr"
+)
+_HTML_START = re.compile(
+    rf"^ {{0,3}}(?:<!--|<\?|<![A-Za-z]|<(?:script|pre|style|textarea)(?:[\s>]|$)"
+    rf"|</?(?:{_BLOCK_TAG_NAMES})(?:[\s/>]|$)"
+    rf"|</?(?:{_INLINE_TAG_NAMES})\b[^<>]*>\s*$)",
+    re.I,
+)
 _RAW_END = {"<!--": "-->", "<?": "?>", "<!": ">"}
 _RAW_TAGS = re.compile(r"^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)", re.I)
 _LONE_HEADING = re.compile(r"^\s*<h([1-6])\b[^>]*>(.*?)</h\1>\s*$", re.I | re.S)
-_INLINE_TAG = re.compile(
-    rf"<!--.*?-->|</?(?:{_BLOCK_TAG_NAMES}|u|s|small|kbd|mark|del|ins|abbr|wbr)\b[^<>]*>", re.I
-)
+_INLINE_TAG = re.compile(rf"<!--.*?-->|</?(?:{_BLOCK_TAG_NAMES}|{_INLINE_TAG_NAMES})\b[^<>]*>", re.I)
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _HEADING_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")

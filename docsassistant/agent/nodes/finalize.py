@@ -37,7 +37,7 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         answer = f"I had to stop before answering: {state['stop_reason']}."
     if state.get("stop_reason"):
         trace.append(flag("budget_reached", f"Stopped early: {state['stop_reason']}."))
-    return {"answer": answer, "messages": [AIMessage(answer)], "trace": trace, "record_pending": True}
+    return {"answer": answer, "messages": [AIMessage(answer)], "trace": trace}
 
 
 def turn_record(state: AgentState) -> dict[str, Any]:
