@@ -7,7 +7,7 @@ import warnings
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +54,15 @@ class Settings(BaseSettings):
     recursion_limit: int = Field(default=40, alias="DOCSASSISTANT_RECURSION_LIMIT")
 
     max_upload_mb: float = Field(default=50.0, alias="DOCSASSISTANT_MAX_UPLOAD_MB")
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> Settings:
+        if not 0 <= self.chunk_overlap < self.chunk_size:
+            raise ValueError(
+                "DOCSASSISTANT_CHUNK_OVERLAP must be at least 0 and smaller than DOCSASSISTANT_CHUNK_SIZE "
+                f"(got {self.chunk_overlap} and {self.chunk_size})."
+            )
+        return self
 
     @property
     def embedded(self) -> bool:

@@ -1,9 +1,11 @@
 """`search_docs`: hybrid retrieval over the chunks table.
 
-Dense search (pgvector HNSW, cosine) and full-text search (tsvector, with code
-identifiers kept verbatim) each produce a ranked candidate list; reciprocal rank
-fusion (RRF) merges them, so a chunk found by either can win and one found by both
-wins most often.
+Dense search (pgvector HNSW, cosine) and full-text search (tsvector) each produce a
+ranked candidate list; when the query contains code identifiers (`hnsw.ef_search`,
+`<=>`, `PgVectorStore`), a third list ranks the chunks that contain them verbatim.
+Reciprocal rank fusion (RRF) merges the lists: a chunk found by several wins most
+often, and an exact identifier match is not drowned by prose that merely shares
+common words with the query.
 """
 
 from __future__ import annotations
@@ -35,13 +37,13 @@ def list_components(settings: Settings | None = None) -> list[str]:
         return list(conn.execute(sa.text("SELECT DISTINCT component FROM documents ORDER BY 1")).scalars())
 
 
-def _text_query(query: str) -> str:
+def _text_query(terms: list[str]) -> str:
     """Code identifiers as quoted tsquery lexemes, OR-ed (matched verbatim)."""
-    quoted = ("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in code_terms(query))
+    quoted = ("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms)
     return " | ".join(quoted)
 
 
-def _sql(component: str | None, mode: Mode) -> str:
+def _sql(component: str | None, mode: Mode, identifiers: bool) -> str:
     where = "WHERE component = :component" if component else ""
     and_where = "AND component = :component" if component else ""
     dense = f"""
@@ -63,20 +65,32 @@ def _sql(component: str | None, mode: Mode) -> str:
     empty_dense = (
         "dense AS (SELECT NULL::bigint AS id, NULL::bigint AS rank, NULL::float8 AS similarity WHERE false)"
     )
+    ident = f"""
+        ident AS (
+            SELECT id, row_number() OVER (ORDER BY hits DESC, id) AS rank
+            FROM (SELECT c.id, cardinality(ARRAY(SELECT unnest(c.search_terms)
+                                                  INTERSECT SELECT unnest(CAST(:terms AS text[])))) AS hits
+                  FROM chunks c WHERE c.search_terms && CAST(:terms AS text[]) {and_where}
+                  ORDER BY hits DESC LIMIT :n) i
+        )"""
     empty_fts = "fts AS (SELECT NULL::bigint AS id, NULL::bigint AS rank WHERE false)"
+    empty_ident = "ident AS (SELECT NULL::bigint AS id, NULL::bigint AS rank WHERE false)"
     ctes = [dense if mode != "text" else empty_dense]
     ctes += [text] if mode != "dense" else [empty_fts]
+    ctes += [ident] if mode != "dense" and identifiers else [empty_ident]
     return f"""
         WITH {", ".join(ctes)},
         fused AS (
-            SELECT coalesce(dense.id, fts.id) AS id, dense.similarity,
-                   dense.rank AS dense_rank, fts.rank AS text_rank,
+            SELECT coalesce(dense.id, fts.id, ident.id) AS id, dense.similarity,
+                   dense.rank AS dense_rank, fts.rank AS text_rank, ident.rank AS ident_rank,
                    coalesce(1.0 / ({RRF_K} + dense.rank), 0)
-                   + coalesce(1.0 / ({RRF_K} + fts.rank), 0) AS score
+                   + coalesce(1.0 / ({RRF_K} + fts.rank), 0)
+                   + coalesce(1.0 / ({RRF_K} + ident.rank), 0) AS score
             FROM dense FULL OUTER JOIN fts ON dense.id = fts.id
+                 FULL OUTER JOIN ident ON ident.id = coalesce(dense.id, fts.id)
         )
         SELECT f.id AS chunk_id, d.source_path, d.title, d.component, c.section, c.content,
-               f.score, f.similarity, f.dense_rank, f.text_rank
+               f.score, f.similarity, f.dense_rank, f.text_rank, f.ident_rank
         FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
         ORDER BY f.score DESC, f.id
         LIMIT :k"""
@@ -94,7 +108,8 @@ def search_docs(
 
     Returns up to `k` hits, best first, each a dict with `chunk_id`, `source_path`,
     `title`, `component`, `section`, `content`, `score` (RRF), `similarity` (cosine,
-    None when only full text found it), `dense_rank` and `text_rank`.
+    None when only full text found it), and the ranks in each list (`dense_rank`,
+    `text_rank`, `ident_rank`; None where the chunk was not in that list).
     """
     settings = settings or get_settings()
     query = (query or "").strip()
@@ -111,7 +126,14 @@ def search_docs(
         if component not in known:
             listing = ", ".join(known) or "none yet: run `docsassistant ingest`"
             raise SearchError(f"Unknown component {component!r}. Known components: {listing}.")
-    params: dict[str, object] = {"q": query, "code_q": _text_query(query), "n": CANDIDATES, "k": k}
+    terms = code_terms(query)
+    params: dict[str, object] = {
+        "q": query,
+        "code_q": _text_query(terms),
+        "terms": terms,
+        "n": CANDIDATES,
+        "k": k,
+    }
     if mode != "text":
         vector = get_embedder(settings).embed_query(query)
         params["qvec"] = vector_literal(vector)
@@ -123,7 +145,7 @@ def search_docs(
             # With a filter, HNSW alone may return fewer than LIMIT rows; iterative
             # scans keep walking the graph until enough rows pass the filter.
             conn.execute(sa.text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
-        rows = conn.execute(sa.text(_sql(component, mode)), params).mappings().all()
+        rows = conn.execute(sa.text(_sql(component, mode, bool(terms))), params).mappings().all()
     return [
         {
             **dict(row),

@@ -62,6 +62,13 @@ def test_markdown_front_matter_title_and_heading_paths(tmp_path: Path) -> None:
     assert all(s.page is None for s in doc.sections)
 
 
+def test_markdown_odd_front_matter(tmp_path: Path) -> None:
+    broken = load_document(write(tmp_path, "broken.md", "---\ntitle: [unclosed\n---\n\nBody text.\n"))
+    assert all_text(broken) == "Body text."
+    rule = load_document(write(tmp_path, "rule.md", "---\n\nNot front matter.\n\n---\n\nMore.\n"))
+    assert "Not front matter." in all_text(rule) and "More." in all_text(rule)
+
+
 def test_markdown_title_falls_back_to_first_h1_then_stem(tmp_path: Path) -> None:
     assert load_document(write(tmp_path, "a.md", "# Real Title\n\nBody.\n")).title == "Real Title"
     assert load_document(write(tmp_path, "my-notes.md", "Just text.\n")).title == "my-notes"
@@ -414,3 +421,10 @@ def test_missing_file_is_a_loader_error(tmp_path: Path) -> None:
 def test_control_characters_are_removed(tmp_path: Path) -> None:
     (tmp_path / "ctl.md").write_text("Text\x07 with bell\x0b.\r\nNext line.\r\n", encoding="utf-8")
     assert all_text(load_document(tmp_path / "ctl.md")) == "Text with bell.\nNext line."
+
+
+@pytest.mark.parametrize("name", ["zero.pdf", "zero.docx", "zero.adoc"])
+def test_zero_byte_files_have_no_text(tmp_path: Path, name: str) -> None:
+    (tmp_path / name).write_bytes(b"")
+    with pytest.raises(LoaderError, match="has no text to index"):
+        load_document(tmp_path / name)

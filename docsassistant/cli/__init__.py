@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from docsassistant.cli import store_commands
+from docsassistant.cli import agent_commands, app_commands, store_commands
 
 app = typer.Typer(
     help="DocsAssistant: index documentation and ask questions about it.",
@@ -12,6 +12,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 store_commands.register(app)
+agent_commands.register(app)
+app_commands.register(app)
 
 
 def main() -> None:

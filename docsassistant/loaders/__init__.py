@@ -87,7 +87,14 @@ def load_document(path: Path) -> LoadedDocument:
         raise LoaderError(f"{path.name} was not found or is not a regular file.")
     module_name, media_type = _FORMATS[suffix]
     module = importlib.import_module(f"{__name__}.{module_name}")
-    title, sections = module.load(path)
+    try:
+        if path.stat().st_size == 0:
+            raise LoaderError(f"{path.name} has no text to index (the file is empty).")
+        title, sections = module.load(path)
+    except OSError as exc:
+        raise LoaderError(f"{path.name} could not be read: {exc.strerror or exc}.") from exc
+    except RecursionError as exc:  # pathologically nested HTML
+        raise LoaderError(f"{path.name} is nested too deeply to read.") from exc
     sections = [
         Section(s.path, text, s.page) for s in sections if (text := clean_text(s.text)).strip()
     ]

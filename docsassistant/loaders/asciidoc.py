@@ -24,6 +24,13 @@ _SKIPPED_LINE = re.compile(
     r"^(?://(?!//).*|(?:ifdef|ifndef|ifeval|endif)::.*|[a-z]+::\S*\[.*\]|\+|<<<|'{3,}|toc::\[\])$"
 )
 _ADMONITIONS = {"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"}
+# Asciidoctor's built-in character attributes, so `{nbsp}` and friends do not leak.
+_BUILTIN_ATTRIBUTES = {
+    "nbsp": " ", "sp": " ", "empty": "", "zwsp": "", "blank": "", "plus": "+", "startsb": "[",
+    "endsb": "]", "vbar": "|", "caret": "^", "asterisk": "*", "tilde": "~", "backslash": "\\",
+    "backtick": "`", "two-colons": "::", "two-semicolons": ";;", "amp": "&", "lt": "<", "gt": ">",
+    "apos": "'", "quot": '"', "deg": "°", "brvbar": "¦", "wj": "", "cpp": "C++", "pp": "++",
+}
 
 _ATTRIBUTE_REF = re.compile(r"\{([\w][\w-]*)\}")
 _XREF = re.compile(r"xref:([^\[\s]*)\[([^\]]*)\]")
@@ -49,6 +56,7 @@ def _expand_includes(path: Path, root: Path, depth: int, seen: frozenset[Path]) 
     can never pull in arbitrary files; Antora resource ids (`partial$…`) and
     attribute-based paths cannot be resolved and the line is dropped.
     """
+    seen = seen | {path.resolve()}  # a file never includes itself or an includer
     out: list[str] = []
     for line in read_text(path).replace("\r\n", "\n").split("\n"):
         match = _INCLUDE.match(line)
@@ -57,7 +65,7 @@ def _expand_includes(path: Path, root: Path, depth: int, seen: frozenset[Path]) 
             continue
         target = _resolve_include(path, root, match.group(1).strip())
         if target and depth < _MAX_INCLUDE_DEPTH and target not in seen:
-            out.extend(_expand_includes(target, root, depth + 1, seen | {path.resolve()}))
+            out.extend(_expand_includes(target, root, depth + 1, seen))
     return out
 
 
@@ -75,7 +83,7 @@ class _Parser:
 
     def __init__(self) -> None:
         self.builder = SectionBuilder()
-        self.attributes: dict[str, str] = {}
+        self.attributes: dict[str, str] = dict(_BUILTIN_ATTRIBUTES)
         self.doc_title: str | None = None
         # Open delimited blocks, innermost last. Only the innermost matters for how a
         # line is treated; a line equal to any open delimiter closes it.

@@ -41,6 +41,7 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _HEADING_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _MAX_HEADING_CHARS = 100
+_FRONT_MATTER_BLOCK = re.compile(r"^\ufeff?(---|\+\+\+)[ \t]*\n.*?\n\1[ \t]*(?:\n|$)", re.S)
 
 
 def load(path: Path) -> tuple[str | None, list[Section]]:
@@ -57,9 +58,13 @@ def _split_front_matter(text: str) -> tuple[str | None, str]:
     try:
         post = frontmatter.loads(text)
     except Exception:
-        # Malformed YAML should not cost the whole document: treat it as body text.
+        # Malformed YAML should not cost the whole document: drop just the block.
+        block = _FRONT_MATTER_BLOCK.match(text)
+        return None, text[block.end() :] if block else text
+    if not post.metadata:
+        # A leading `---` rule rather than front matter (or an empty block): keep the text.
         return None, text
-    title = post.metadata.get("title") if isinstance(post.metadata, dict) else None
+    title = post.metadata.get("title")
     return (str(title).strip() or None) if title else None, post.content
 
 

@@ -57,6 +57,7 @@ def upgrade() -> None:
     op.execute("CREATE INDEX ix_chunks_component ON chunks (component)")
     op.execute("CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)")
     op.execute("CREATE INDEX ix_chunks_tsv ON chunks USING gin (tsv)")
+    op.execute("CREATE INDEX ix_chunks_search_terms ON chunks USING gin (search_terms)")
     op.execute("CREATE TABLE store_meta (key text PRIMARY KEY, value text NOT NULL)")
     op.execute(
         """

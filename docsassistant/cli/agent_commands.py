@@ -1,0 +1,76 @@
+"""`docsassistant ask`: one turn of the agent in the terminal, with its live trace."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from docsassistant.agent.llm import ModelUnavailable
+from docsassistant.cli.errors import friendly_errors
+
+console = Console(stderr=True)  # the trace goes to stderr, so stdout stays clean for --json
+
+
+def describe(evt: dict[str, Any]) -> str | None:
+    """One trace line for a trace event (None: not worth a line)."""
+    kind = evt["type"]
+    if kind == "tool_call":
+        args = ", ".join(f"{k}={v!r}" for k, v in evt["args"].items() if v not in (None, ""))
+        return f"[cyan]→ {evt['tool']}[/]({args})"
+    if kind == "tool_result" and "hits" in evt:
+        hits = "; ".join(f"{h['source_path']} ({h['score']:.3f})" for h in evt["hits"][:5])
+        return f"  {len(evt['hits'])} hits: {hits or 'none'}"
+    if kind == "tool_result":
+        return f"  result: {evt.get('result')}"
+    if kind == "grade":
+        return f"  graded: {evt['relevant']} relevant of {evt['total']}"
+    if kind == "rewrite":
+        verdict = "" if evt.get("accepted") else f" [yellow](rejected: {evt.get('reason')})[/]"
+        return f"[magenta]↻ rewrite[/] {evt['old']!r} → {evt['new']!r}{verdict}"
+    if kind == "node_end":
+        return f"[dim]  {evt['node']} {evt['ms']:.0f} ms[/]"
+    if kind in ("flag", "budget_stop", "error"):
+        return f"[yellow]! {evt.get('message') or evt.get('reason')}[/]"
+    return None
+
+
+def ask(
+    question: str,
+    thread: Annotated[str | None, typer.Option("--thread", help="Continue this conversation.")] = None,
+    component: Annotated[str | None, typer.Option("--component", "-c")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Ask the agent a question about the indexed documentation."""
+    from docsassistant.agent.runner import stream_turn
+
+    record: dict[str, Any] = {}
+    thread_id = ""
+    with friendly_errors(ModelUnavailable):
+        for evt in stream_turn(question, thread, component):
+            if evt["type"] == "turn_complete":
+                record, thread_id = evt["record"], evt["thread_id"]
+            elif not as_json and (line := describe(evt)):
+                console.print(line, highlight=False)
+    if as_json:
+        keys = ("answer", "citations", "sources", "verification", "flags", "trace", "model_calls")
+        print(json.dumps({"thread_id": thread_id, **{k: record[k] for k in keys}}, default=str))
+        return
+    out = Console()
+    out.print()
+    out.print(record["answer"], highlight=False)
+    if record["citations"]:
+        out.print("\n[bold]Sources[/]")
+        for c in record["citations"]:
+            section = f" › {c['section']}" if c.get("section") else ""
+            out.print(f"  [{c['n']}] {c['source_path']}{section}", highlight=False)
+    kinds = sorted({f["kind"] for f in record["flags"]})
+    out.print(
+        f"\n[dim]flags: {', '.join(kinds) or 'none'} · model calls: {record['model_calls']} · thread: {thread_id}[/]"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(ask)

@@ -1,0 +1,50 @@
+"""The `docsassistant` command, run in-process through Typer's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import write
+from typer.testing import CliRunner
+
+from docsassistant.cli import app
+
+runner = CliRunner()
+
+
+def test_ingest_search_json_documents_and_stats(clean_db, tmp_path: Path) -> None:
+    write(
+        tmp_path / "docs" / "hnsw.md", "# HNSW\n\n## Query options\n\nSET hnsw.ef_search = 100 raises recall."
+    )
+    (tmp_path / "docs" / "deck.pptx").write_bytes(b"PK\x03\x04")
+    result = runner.invoke(
+        app, ["ingest", str(tmp_path / "docs"), "--component", "Demo", "--base", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "1 added" in result.output  # the .pptx is not collected from a folder
+
+    result = runner.invoke(app, ["search", "hnsw.ef_search", "--component", "demo", "-k", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.stdout)
+    assert hits[0]["source_path"] == "docs/hnsw.md" and hits[0]["section"] == "Query options"
+
+    result = runner.invoke(app, ["stats"])
+    assert "demo" in result.output
+    result = runner.invoke(app, ["documents", "list", "--json"])
+    assert json.loads(result.stdout)[0]["source_path"] == "docs/hnsw.md"
+    result = runner.invoke(app, ["documents", "delete", "demo", "docs/hnsw.md"])
+    assert result.exit_code == 0 and "Deleted" in result.output
+
+
+def test_errors_are_one_clear_line(clean_db) -> None:
+    result = runner.invoke(app, ["search", "anything", "--component", "missing"])
+    assert result.exit_code == 1
+    assert "Unknown component 'missing'" in result.output
+    result = runner.invoke(app, ["search", "x", "-k", "99"])
+    assert result.exit_code == 1 and "k must be an integer from 1 to 50" in result.output
+
+
+def test_db_status(engine) -> None:
+    result = runner.invoke(app, ["db", "status"])
+    assert result.exit_code == 0 and "PostgreSQL 18" in result.output

@@ -1,0 +1,81 @@
+"""Hybrid search: identifiers that dense search misses, component filter, argument errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import write
+
+from docsassistant.ingest import index_paths
+from docsassistant.search import SearchError, search_docs
+
+# Prose that is semantically close to the query's words but lacks the identifier, and one
+# page that mentions the identifier only in passing inside unrelated text.
+DISTRACTORS = {
+    f"tuning-{i}.md": f"# Tuning guide {i}\n\n## Search depth\n\n"
+    f"To get deeper search results, raise the maximum search depth and the candidate list size. "
+    f"Depth {i} trades speed for recall when searching large graphs."
+    for i in range(8)
+}
+NEEDLE = (
+    "# Release notes\n\n## Kitchen\n\nWe repainted the office kitchen and bought a new coffee machine. "
+    "Unrelated: the flag `zqx_graph.maxhops` was renamed. Lunch is served at noon on Fridays."
+)
+
+
+@pytest.fixture
+def corpus(clean_db, tmp_path: Path) -> Path:
+    for name, text in DISTRACTORS.items():
+        write(tmp_path / "guides" / name, text)
+    write(tmp_path / "guides" / "release-notes.md", NEEDLE)
+    write(
+        tmp_path / "api" / "vectors.md",
+        "# Vectors\n\n## Distance\n\nUse the `<=>` operator for cosine distance.",
+    )
+    index_paths([tmp_path / "guides"], "guides", base=tmp_path)
+    index_paths([tmp_path / "api"], "api", base=tmp_path)
+    return tmp_path
+
+
+def test_hybrid_finds_identifier_that_dense_search_misses(corpus: Path) -> None:
+    query = "zqx_graph.maxhops search depth"
+    dense = [h["source_path"] for h in search_docs(query, k=3, mode="dense")]
+    hybrid = [h["source_path"] for h in search_docs(query, k=3)]
+    assert "guides/release-notes.md" not in dense  # the premise: embeddings alone miss it
+    assert hybrid[0] == "guides/release-notes.md"
+
+
+def test_operator_identifier_is_searchable(corpus: Path) -> None:
+    hits = search_docs("<=>", k=1, mode="text")
+    assert hits and hits[0]["source_path"] == "api/vectors.md"
+
+
+def test_hit_shape(corpus: Path) -> None:
+    hit = search_docs("cosine distance operator", k=1)[0]
+    assert {"chunk_id", "source_path", "title", "section", "content", "score"} <= hit.keys()
+    assert hit["title"] == "Vectors" and hit["section"] == "Distance"
+    assert isinstance(hit["score"], float)
+
+
+def test_component_filter(corpus: Path) -> None:
+    everything = {h["source_path"].split("/")[0] for h in search_docs("search depth cosine distance", k=10)}
+    assert everything == {"guides", "api"}
+    only_api = search_docs("search depth", component="api", k=10)
+    assert only_api and {h["component"] for h in only_api} == {"api"}
+    only_guides = search_docs("cosine distance", component="GUIDES", k=10)  # case-insensitive
+    assert {h["component"] for h in only_guides} == {"guides"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"query": "   "}, "empty"),
+        ({"query": "x", "k": 0}, "from 1 to 50"),
+        ({"query": "x", "k": 51}, "from 1 to 50"),
+        ({"query": "x", "component": "nope"}, "Unknown component 'nope'. Known components: api, guides"),
+    ],
+)
+def test_argument_errors(corpus: Path, kwargs: dict, message: str) -> None:
+    with pytest.raises(SearchError, match=message):
+        search_docs(**kwargs)
