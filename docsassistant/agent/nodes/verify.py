@@ -12,6 +12,7 @@ from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, verify_request
+from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
 
@@ -22,7 +23,14 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     regeneration without them; what stays unsupported after that is flagged."""
     ctx = runtime.context
     sources = state.get("sources", [])
-    documents = format_documents([{**s, "prompt_text": s["content"]} for s in sources])
+    # Sources keep the original text (for display); the verifier sees it redacted, like
+    # every other prompt.
+    documents = format_documents(
+        [
+            {**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else s["content"]}
+            for s in sources
+        ]
+    )
     parsed, raw = invoke_structured(
         ctx.llm,
         Verification,
