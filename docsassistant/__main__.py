@@ -1,0 +1,5 @@
+"""`python -m docsassistant` runs the CLI."""
+
+from docsassistant.cli import main
+
+main()

@@ -1,0 +1,404 @@
+"""Evaluation and benchmark commands: `eval search`, `bench ingest`, `bench search`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from docsassistant.cli.errors import friendly_errors
+from docsassistant.config import get_settings
+
+console = Console()
+eval_app = typer.Typer(help="Measure retrieval quality on question sets.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmark ingestion and search (prints figures; not tests).", no_args_is_help=True)
+
+
+def _skip(message: str) -> None:
+    """Shared data is optional: say what is missing and stop without failing."""
+    console.print(f"[yellow]Skipped:[/] {message}", highlight=False)
+    raise typer.Exit(0)
+
+
+def _fmt(value, digits: int = 3) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _verdict(ok: bool | None) -> str:
+    if ok is None:
+        return ""
+    return "[green]met[/]" if ok else "[red]not met[/]"
+
+
+def _write_json(path: Path | None, data: dict) -> None:
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+    console.print(f"Wrote {path}", highlight=False)
+
+
+def _progress_bar() -> Progress:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=console, transient=True)
+
+
+def _file_progress(bar: Progress, task):
+    def on_progress(p) -> None:
+        bar.update(task, total=p.total, completed=p.done, description=p.result.source_path[-50:])
+
+    return on_progress
+
+
+# --------------------------------------------------------------------------- eval
+
+
+def _print_qa(result: dict) -> None:
+    k = result["k"]
+    per_question = Table(title=f"Questions (k={k})")
+    for col in ("id", "type", "component", f"recall@{k}", "RR", "evidence", "top sim", "first hit"):
+        per_question.add_column(col)
+    for q in result["questions"]:
+        per_question.add_row(
+            q["id"],
+            q["type"],
+            q["component"] or "(all)",
+            _fmt(q["recall"], 2),
+            _fmt(q["rr"], 2),
+            _fmt(q["evidence"], 2),
+            _fmt(q["top_similarity"]),
+            (q["retrieved"][0] if q["retrieved"] else "(no hit)")[-48:],
+        )
+    console.print(per_question)
+
+    agg = result["aggregate"]
+    table = Table(title=f"Retrieval quality by question type (k={k})")
+    for col in ("type", "n", f"recall@{k}", f"hit@{k}", f"all@{k}", "MRR", "evidence", "other"):
+        table.add_column(col)
+    for name in ("single", "multi", "answerable", "count", "unanswerable"):
+        a = agg.get(name)
+        if a is None:
+            continue
+        other = ""
+        if name == "count":
+            other = (
+                f"hits in counted folder {_fmt(a['in_scope'])}; store count = answer "
+                f"{a['store_count_matches']}/{a['store_count_checked']}"
+            )
+        elif name == "unanswerable":
+            other = (
+                f"top score {_fmt(a['top_score_mean'], 4)}, top sim mean {_fmt(a['top_similarity_mean'])} "
+                f"max {_fmt(a['top_similarity_max'])}; answerable at or below that max: "
+                f"{_fmt(a['answerable_below_max'])}"
+            )
+        elif name == "answerable":
+            other = f"top sim mean {_fmt(a['top_similarity_mean'])} min {_fmt(a['top_similarity_min'])}"
+        table.add_row(
+            name,
+            str(a["n"]),
+            _fmt(a.get("recall")),
+            _fmt(a.get("hit_rate")),
+            _fmt(a.get("all_found_rate")),
+            _fmt(a.get("mrr")),
+            _fmt(a.get("evidence")),
+            other,
+        )
+    console.print(table)
+    single = agg.get("single")
+    if single and single.get("hit_rate") is not None:
+        ok = single["hit_rate"] >= 0.85
+        console.print(
+            f"Single-source questions with the expected source in the top {k}: "
+            f"{_fmt(single['hit_rate'])} (target ≥ 0.85: {_verdict(ok)})",
+            highlight=False,
+        )
+
+
+def _print_beir(result: dict) -> None:
+    table = Table(title=f"BEIR {result['component']} ({result['queries']} judged queries, {result['documents']} docs)")
+    table.add_column("metric")
+    table.add_column("value")
+    for name, value in result["metrics"].items():
+        table.add_row(name, f"{value:.4f}")
+    table.add_row("search latency mean (ms)", _fmt(result["latency_ms_mean"], 1))
+    console.print(table)
+    console.print(
+        f"Runs are document-level: {result['chunk_k']} chunks per query, collapsed to documents "
+        "(best chunk wins).",
+        highlight=False,
+    )
+
+
+@eval_app.command("search")
+def eval_search(
+    qa: Annotated[Path | None, typer.Option(help="Docs QA file (docs_qa_dev.jsonl format).")] = None,
+    beir: Annotated[Path | None, typer.Option(help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/).")] = None,
+    corpus: Annotated[
+        Path | None, typer.Option(help="Index each top-level folder as a component when missing (with --qa).")
+    ] = None,
+    k: Annotated[int | None, typer.Option("-k", help="Hits per question (default 5 for --qa, 10 for --beir).")] = None,
+    component: Annotated[
+        str | None, typer.Option("--component", "-c", help="BEIR component name (default beir-<folder>).")
+    ] = None,
+    split: Annotated[str, typer.Option(help="BEIR qrels split.")] = "test",
+    json_out: Annotated[Path | None, typer.Option("--json-out", help="Write all results as JSON.")] = None,
+) -> None:
+    """Retrieval quality: source recall/MRR per question type, or BEIR nDCG/recall/MRR."""
+    from docsassistant import evaluation
+
+    if (qa is None) == (beir is None):
+        console.print("Pass exactly one of --qa FILE or --beir DIR.")
+        raise typer.Exit(2)
+    settings = get_settings()
+    if qa is not None:
+        if not qa.is_file():
+            _skip(f"question file {qa} not found (the shared data is not on this machine?).")
+        if corpus is not None and not corpus.is_dir():
+            _skip(f"corpus folder {corpus} not found.")
+        k = k or 5
+        with friendly_errors():
+            questions = evaluation.load_qa(qa)
+            if corpus is not None:
+                with _progress_bar() as bar:
+                    task = bar.add_task("Indexing", total=None)
+                    reports = evaluation.index_corpus(
+                        corpus, settings=settings, progress=_file_progress(bar, task)
+                    )
+                for name, report in reports.items():
+                    counts = report.counts()
+                    console.print(f"Indexed {name}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+                    for failed in report.by_status("failed"):
+                        console.print(f"  [red]failed[/] {failed.source_path}: {failed.reason}", highlight=False)
+            with _progress_bar() as bar:
+                task = bar.add_task("Searching", total=len(questions))
+                result = evaluation.evaluate_qa(
+                    questions, k, settings=settings, progress=lambda i, n: bar.update(task, completed=i)
+                )
+        result["qa_file"] = str(qa)
+        _print_qa(result)
+        _write_json(json_out, result)
+        return
+
+    assert beir is not None
+    if not beir.is_dir():
+        _skip(f"BEIR folder {beir} not found (the shared data is not on this machine?).")
+    missing = evaluation.beir_missing(beir, split)
+    if missing:
+        _skip(f"{beir} is not a complete BEIR folder (missing {', '.join(missing)}).")
+    k = k or 10
+    with friendly_errors():
+        data = evaluation.load_beir(beir, split)
+        name = component or evaluation.beir_component(beir)
+        with _progress_bar() as bar:
+            task = bar.add_task("Indexing", total=len(data.corpus))
+            report = evaluation.index_beir(data, name, settings=settings, progress=_file_progress(bar, task))
+        counts = report.counts()
+        console.print(f"Indexed {name}: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+        with _progress_bar() as bar:
+            task = bar.add_task("Searching", total=len(data.qrels))
+            result = evaluation.evaluate_beir(
+                data, name, k, settings=settings, progress=lambda i, n: bar.update(task, completed=i, total=n)
+            )
+    result["beir_folder"] = str(beir)
+    _print_beir(result)
+    _write_json(json_out, result)
+
+
+# --------------------------------------------------------------------------- bench
+
+
+def _print_ingest(r: dict) -> None:
+    table = Table(title=f"Ingestion benchmark: {r['corpus']}")
+    for col in ("measure", "value", "target", ""):
+        table.add_column(col)
+    s = r["settings"]
+    table.add_row("files (added/failed)", f"{r['files']} ({r['files_by_status']['added']}/{r['files_by_status']['failed']})", "", "")
+    table.add_row("chunks", str(r["chunks"]), "", "")
+    table.add_row("chunk size / overlap", f"{s['chunk_size']} / {s['chunk_overlap']}", "", "")
+    table.add_row("model load (before the clock)", f"{r['model_load_s']:.2f} s", "", "")
+    table.add_row("(a) end-to-end ingestion", f"{r['ingest_s']:.2f} s", "", "")
+    table.add_row("    of which inside the embedder", f"{r['embed_in_pipeline_s']:.2f} s", "", "")
+    table.add_row("(b) model alone, same texts and batches", f"{r['embed_only_s']:.2f} s", "", "")
+    table.add_row(
+        "    ratio (a)/(b)",
+        f"{r['ratio']:.3f}",
+        f"≤ {_bench.TARGET_EMBED_RATIO}",
+        _verdict(r["ratio"] <= _bench.TARGET_EMBED_RATIO),
+    )
+    table.add_row(
+        "(c) re-ingest unchanged",
+        f"{r['reingest_s']:.3f} s = {100 * r['reingest_share']:.2f} % of (a)",
+        f"≤ {100 * _bench.TARGET_REINGEST_SHARE:.0f} %",
+        _verdict(r["reingest_share"] <= _bench.TARGET_REINGEST_SHARE and not r["reingest_changed_files"]),
+    )
+    table.add_row(
+        "(d) peak RSS (incl. model)",
+        f"{r['peak_rss_mb']:.1f} MB",
+        f"≤ {_bench.TARGET_PEAK_RSS_MB} MB",
+        _verdict(r["peak_rss_mb"] <= _bench.TARGET_PEAK_RSS_MB),
+    )
+    table.add_row("(e) throughput", f"{r['chunks_per_s']:.2f} chunks/s, {r['files_per_s']:.2f} files/s", "", "")
+    console.print(table)
+    console.print(f"Peak RSS: {r['peak_rss_note']}.", highlight=False)
+    for failed in r["failed"]:
+        console.print(f"[red]failed[/] {failed['source_path']}: {failed['reason']}", highlight=False)
+
+
+class _BenchModule:
+    """Lazy access to docsassistant.bench (it imports numpy and the store)."""
+
+    def __getattr__(self, name: str):
+        from docsassistant import bench
+
+        return getattr(bench, name)
+
+
+_bench = _BenchModule()
+
+
+@bench_app.command("ingest")
+def bench_ingest(
+    directory: Annotated[Path, typer.Argument(help="Corpus folder; each top-level folder is a component.")],
+    chunk_size: Annotated[int | None, typer.Option(help="Override DOCSASSISTANT_CHUNK_SIZE.")] = None,
+    overlap: Annotated[int | None, typer.Option(help="Override DOCSASSISTANT_CHUNK_OVERLAP.")] = None,
+    prefix: Annotated[
+        str | None, typer.Option(help="Component name prefix (default: a random 'bench-xxxxxx-').")
+    ] = None,
+    keep: Annotated[bool, typer.Option(help="Keep the benchmark's components afterwards.")] = False,
+    json_out: Annotated[Path | None, typer.Option("--json-out")] = None,
+) -> None:
+    """Time ingestion end to end vs the embedding model alone; re-ingest; peak RSS."""
+    if not directory.is_dir():
+        _skip(f"corpus folder {directory} not found (the shared data is not on this machine?).")
+    with friendly_errors(), _progress_bar() as bar:
+        task = bar.add_task("Indexing", total=None)
+        result = _bench.bench_ingest(
+            directory,
+            chunk_size=chunk_size,
+            overlap=overlap,
+            prefix=prefix,
+            keep=keep,
+            progress=_file_progress(bar, task),
+            log=lambda msg: bar.console.print(msg, highlight=False),
+        )
+    _print_ingest(result)
+    _write_json(json_out, result)
+
+
+def _latency_table(title: str, rows: list[tuple[str, dict]], p50: float | None, p95: float | None) -> Table:
+    table = Table(title=title)
+    for col in ("case", "n", "p50 ms", "p95 ms", "p99 ms", "max ms", "target"):
+        table.add_column(col)
+    for name, s in rows:
+        target = ""
+        if p50 is not None and p95 is not None and name != "query embedding only":
+            ok = s["p50_ms"] <= p50 and s["p95_ms"] <= p95
+            target = f"p50 ≤ {p50:g}, p95 ≤ {p95:g}: {_verdict(ok)}"
+        table.add_row(
+            name, str(s["n"]), f"{s['p50_ms']:.2f}", f"{s['p95_ms']:.2f}", f"{s['p99_ms']:.2f}",
+            f"{s['max_ms']:.2f}", target,
+        )
+    return table
+
+
+def _print_synthetic(r: dict) -> None:
+    console.print(
+        f"Synthetic HNSW: {r['n']} × {r['dim']} vectors ({r['vectors']}); queries: {r['queries']} "
+        f"{r['query_vectors']}.",
+        highlight=False,
+    )
+    console.print(
+        f"Load {r['load_s']:.1f} s; HNSW build {r['build_s']:.1f} s "
+        f"(maintenance_work_mem {r['maintenance_work_mem']}, {r['parallel_maintenance_workers']} parallel "
+        f"workers); index {r['index_mb']:.1f} MB, table {r['table_mb']:.1f} MB.",
+        highlight=False,
+    )
+    table = Table(title=f"ANN query (LIMIT {r['limit']}) vs exact top-10")
+    for col in ("ef_search", "p50 ms", "p95 ms", "p99 ms", "recall@10", "min recall@10", "target"):
+        table.add_column(col)
+    e = r["exact"]
+    table.add_row("exact (seq scan)", f"{e['p50_ms']:.2f}", f"{e['p95_ms']:.2f}", f"{e['p99_ms']:.2f}", "1", "1", "")
+    for ef, a in r["ann"].items():
+        ok = a["p95_ms"] <= _bench.TARGET_ANN_P95_MS and a["recall_at_10"] >= _bench.TARGET_ANN_RECALL
+        label = f"{ef}" + (" (search.py)" if int(ef) == r["search_py_ef_search"] else "")
+        table.add_row(
+            label,
+            f"{a['p50_ms']:.2f}",
+            f"{a['p95_ms']:.2f}",
+            f"{a['p99_ms']:.2f}",
+            f"{a['recall_at_10']:.4f}",
+            f"{a['recall_at_10_min']:.2f}",
+            f"p95 ≤ {_bench.TARGET_ANN_P95_MS:g}, recall ≥ {_bench.TARGET_ANN_RECALL}: {_verdict(ok)}",
+        )
+    console.print(table)
+
+
+@bench_app.command("search")
+def bench_search(
+    queries: Annotated[int, typer.Option(help="Distinct queries to time.")] = 200,
+    qa: Annotated[Path | None, typer.Option(help="Use this QA file's questions first.")] = None,
+    warmup: Annotated[int, typer.Option(help="Warm-up queries (not timed).")] = 20,
+    synthetic: Annotated[
+        int | None, typer.Option(help="Also build HNSW over N synthetic vectors in a separate table.")
+    ] = None,
+    synthetic_queries: Annotated[int, typer.Option(help="Query vectors for the synthetic test.")] = 200,
+    sigma: Annotated[float, typer.Option(help="Per-dimension noise added to real embeddings.")] = 0.04,
+    json_out: Annotated[Path | None, typer.Option("--json-out")] = None,
+) -> None:
+    """Warm search_docs latency (p50/p95/p99), and optionally HNSW at N vectors."""
+    if qa is not None and not qa.is_file():
+        _skip(f"question file {qa} not found (the shared data is not on this machine?).")
+    out: dict = {}
+    with friendly_errors():
+        result = _bench.bench_search(
+            queries=queries, qa_path=qa, warmup=warmup, log=lambda m: console.print(m, highlight=False)
+        )
+    out["search"] = result
+    console.print(
+        f"Store: {result['store_chunks']} chunks in {', '.join(result['components'])}; "
+        f"{result['queries']} distinct queries ({result['queries_from_qa']} from the QA file, "
+        f"{result['queries_generated']} generated from titles/sections), k=5, after "
+        f"{result['warmup_queries']} warm-up queries.",
+        highlight=False,
+    )
+    console.print(
+        _latency_table(
+            "search_docs latency (warm, query embedding included)",
+            [
+                ("no filter", result["unfiltered"]),
+                ("component filter", result["filtered"]),
+                ("query embedding only", result["embed_query_only"]),
+            ],
+            _bench.TARGET_P50_MS,
+            _bench.TARGET_P95_MS,
+        )
+    )
+    if synthetic:
+        with friendly_errors():
+            vectors = _bench.query_embeddings(result["query_texts"][:synthetic_queries])
+            syn = _bench.bench_synthetic(
+                synthetic,
+                query_vectors=vectors,
+                n_queries=synthetic_queries,
+                sigma=sigma,
+                log=lambda m: console.print(m, highlight=False),
+            )
+        out["synthetic"] = syn
+        _print_synthetic(syn)
+    _write_json(json_out, out)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(eval_app, name="eval")
+    app.add_typer(bench_app, name="bench")

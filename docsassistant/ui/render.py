@@ -1,0 +1,307 @@
+"""Rendering a turn: the trace, the answer, its flags and citations.
+
+The same helpers draw a turn live (events as they arrive) and from a stored record
+(`load_turns`, share snapshots), so a restored conversation looks like the live one.
+Visible labels ("Grounded", "Unsupported claims", "Suspected injection", ...) are stable:
+tests look for them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import streamlit as st
+
+# kind -> (label, badge color, material icon)
+FLAG_STYLE: dict[str, tuple[str, str, str]] = {
+    "grounded": ("Grounded", "green", ":material/check:"),
+    "unsupported_claims": ("Unsupported claims", "red", ":material/error:"),
+    "suspected_injection": ("Suspected injection", "orange", ":material/gpp_maybe:"),
+    "budget_reached": ("Budget reached", "orange", ":material/timer_off:"),
+    "no_relevant_docs": ("No relevant documentation", "gray", ":material/search_off:"),
+    "bogus_citation": ("Bogus citation removed", "yellow", ":material/link_off:"),
+    "unverified": ("Unverified", "gray", ":material/help:"),
+    "partial_evidence": ("Partial evidence", "yellow", ":material/contrast:"),
+}
+FLAG_ORDER = list(FLAG_STYLE)
+
+NODE_LABELS = {
+    "decide": "Deciding what to look up…",
+    "retrieve": "Searching the documentation…",
+    "grade": "Grading the results…",
+    "rewrite": "Rewriting the query…",
+    "generate": "Writing the answer…",
+    "verify": "Checking the answer against the sources…",
+    "run_sql": "Counting chunks…",
+    "no_answer": "Nothing relevant found…",
+    "finalize": "Finishing…",
+}
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
+
+
+def esc(text: Any) -> str:
+    """Text shown literally inside Streamlit markdown (no emphasis, links, math)."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def quoted(text: Any, limit: int = 160) -> str:
+    flat = " ".join(str(text).split())
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    return f"“{esc(flat)}”"
+
+
+def where(source_path: str, section: str | None) -> str:
+    return f"{source_path} › {section}" if section else source_path
+
+
+# ----------------------------------------------------------------------------- trace
+
+
+def event_line(evt: dict[str, Any]) -> str | None:
+    """One trace event as a markdown line (None for events not shown on their own)."""
+    kind = evt.get("type")
+    if kind == "tool_call":
+        args = evt.get("args") or {}
+        shown = [f"{esc(k)}: {quoted(v) if k == 'query' else f'`{v}`'}" for k, v in args.items() if v is not None]
+        return f":material/build: **{esc(evt.get('tool', 'tool'))}** · " + " · ".join(shown or ["no arguments"])
+    if kind == "tool_result":
+        if "hits" in evt:
+            hits = evt.get("hits") or []
+            if not hits:
+                return f":material/subdirectory_arrow_right: no hits for {quoted(evt.get('query', ''))}"
+            rows = [
+                f"{i}. {esc(where(h.get('source_path', '?'), h.get('section')))} · :gray[score {h.get('score', 0):.4f}]"
+                for i, h in enumerate(hits, 1)
+            ]
+            head = f":material/subdirectory_arrow_right: {len(hits)} hit{'s' * (len(hits) != 1)} for {quoted(evt.get('query', ''))}"
+            return head + "\n" + "\n".join(rows)
+        return f":material/subdirectory_arrow_right: result: `{esc(evt.get('result'))}`"
+    if kind == "grade":
+        enough = " — enough to answer" if evt.get("sufficient") else ""
+        return f":material/rule: graded **{evt.get('relevant', 0)}/{evt.get('total', 0)}** relevant{enough}"
+    if kind == "rewrite":
+        verdict = "" if evt.get("accepted", True) else " (not used: no progress)"
+        return f":material/edit: rewrote the query {quoted(evt.get('old', ''))} → {quoted(evt.get('new', ''))}{verdict}"
+    if kind == "answer":
+        cites = ", ".join(f"\\[{n}\\]" for n in evt.get("citations") or []) or "no sources"
+        again = " (regenerated without unsupported claims)" if evt.get("regenerated") else ""
+        return f":material/edit_note: drafted the answer: {evt.get('chars', 0)} characters, cites {cites}{again}"
+    if kind == "verification":
+        claims = evt.get("claims") or []
+        supported = sum(1 for c in claims if c.get("supported"))
+        status = evt.get("status", "")
+        if status == "regenerating":
+            return f":material/autorenew: {len(claims) - supported} claim(s) unsupported: regenerating without them"
+        return f":material/fact_check: verification: **{esc(status)}** ({supported}/{len(claims)} claims supported)"
+    if kind == "flag":
+        label, color, icon = FLAG_STYLE.get(evt.get("kind", ""), (evt.get("kind", "flag"), "gray", ":material/flag:"))
+        return f":{color}-badge[{icon} {label}] {esc(evt.get('message', ''))}"
+    if kind == "budget_stop":
+        return f":material/timer_off: **budget stop** · {esc(evt.get('reason', ''))}"
+    if kind == "error":
+        return f":material/warning: :orange[{esc(evt.get('message', ''))}]"
+    if kind == "node_end":
+        return f":gray[{esc(evt.get('node', '?'))} · {evt.get('ms', 0):g} ms]"
+    return None
+
+
+def live_label(evt: dict[str, Any]) -> str | None:
+    """The status box label while a turn runs."""
+    kind = evt.get("type")
+    if kind == "node_start":
+        return NODE_LABELS.get(evt.get("node", ""))
+    if kind == "tool_call" and evt.get("tool") == "search_docs":
+        return f"Searching: “{' '.join(str((evt.get('args') or {}).get('query', '')).split())[:80]}”"
+    return None
+
+
+def trace_label(record: dict[str, Any]) -> str:
+    trace = record.get("trace") or []
+    searches = sum(1 for e in trace if e.get("type") == "tool_call")
+    parts = [f"{searches} tool call{'s' * (searches != 1)}"]
+    if record.get("model_calls"):
+        parts.append(f"{record['model_calls']} model calls")
+    if record.get("duration_ms") is not None:
+        parts.append(f"{record['duration_ms'] / 1000:.1f} s")
+    return "Trace · " + " · ".join(parts)
+
+
+def render_trace(record: dict[str, Any]) -> None:
+    """The stored trace, collapsed, in the same box the live view uses."""
+    lines = [line for e in record.get("trace") or [] if (line := event_line(e))]
+    with st.status(trace_label(record), state="complete", expanded=False):
+        st.markdown("\n\n".join(lines) or "No trace was recorded for this turn.")
+
+
+# ----------------------------------------------------------------------------- flags
+
+
+def grouped_flags(flags: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Flags grouped by kind, in a fixed order (unknown kinds last)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for f in flags:
+        groups.setdefault(f.get("kind", "flag"), []).append(f)
+    order = {k: i for i, k in enumerate(FLAG_ORDER)}
+    return sorted(groups.items(), key=lambda item: order.get(item[0], len(order)))
+
+
+def render_flags(record: dict[str, Any]) -> None:
+    """Badges at a glance, then what each non-grounded flag is about."""
+    groups = grouped_flags(record.get("flags") or [])
+    if not groups:
+        return
+    badges = []
+    for kind, _ in groups:
+        label, color, icon = FLAG_STYLE.get(kind, (kind.replace("_", " ").capitalize(), "gray", ":material/flag:"))
+        badges.append(f":{color}-badge[{icon} {label}]")
+    st.markdown(" ".join(badges))
+    details: list[str] = []
+    for kind, items in groups:
+        if kind == "grounded":
+            continue
+        for message in dict.fromkeys(f.get("message", "") for f in items):
+            if message:
+                details.append(f"- {esc(message)}")
+        if kind == "unsupported_claims":
+            claims = [c for f in items for c in f.get("claims") or []]
+            details += [f"    - {quoted(c, 300)}" for c in dict.fromkeys(claims)]
+    if details:
+        st.markdown("\n".join(details))
+
+
+# ----------------------------------------------------------------------------- citations
+
+
+def render_chunk(source: dict[str, Any]) -> None:
+    """The cited chunk: where it comes from, its score and its text."""
+    meta = [f"component `{source.get('component') or '?'}`"]
+    if source.get("score") is not None:
+        meta.append(f"score {float(source['score']):.4f}")
+    if source.get("title"):
+        meta.append(f"title {quoted(source['title'])}")
+    meta.append(f"chunk {source.get('chunk_id')}")
+    st.caption(" · ".join(meta))
+    if source.get("suspicious"):
+        reasons = source["suspicious"]
+        reasons = ", ".join(reasons) if isinstance(reasons, list) else str(reasons)
+        st.warning(
+            f"Suspected injection: this passage contains text addressed to an AI model ({reasons}). "
+            "It was redacted from what the model saw.",
+            icon=":material/gpp_maybe:",
+        )
+    st.code(source.get("content", ""), language=None, wrap_lines=True)
+
+
+def citation_label(source: dict[str, Any]) -> str:
+    return f"[{source.get('n')}] {where(source.get('source_path', '?'), source.get('section'))}"
+
+
+def render_citations(record: dict[str, Any]) -> None:
+    citations = record.get("citations") or []
+    if citations:
+        st.markdown("**Sources**")
+        for source in citations:
+            with st.expander(citation_label(source), icon=":material/description:"):
+                render_chunk(source)
+    cited = {c.get("n") for c in citations}
+    others = [s for s in record.get("sources") or [] if s.get("n") not in cited]
+    if others:
+        listed = ", ".join(f"\\[{s.get('n')}\\] {esc(s.get('source_path', '?'))}" for s in others)
+        st.caption(f"Also retrieved, not cited: {listed}")
+
+
+def render_stats(record: dict[str, Any]) -> None:
+    parts = []
+    if record.get("component"):
+        parts.append(f"component `{record['component']}`")
+    if record.get("model_calls"):
+        parts.append(f"{record['model_calls']} model calls")
+    if record.get("prompt_tokens"):
+        parts.append(f"{record['prompt_tokens']} prompt tokens")
+    if record.get("duration_ms") is not None:
+        parts.append(f"{record['duration_ms'] / 1000:.1f} s")
+    if parts:
+        st.caption(" · ".join(parts))
+
+
+def render_answer_footer(record: dict[str, Any]) -> None:
+    """Everything under the answer text."""
+    render_flags(record)
+    render_citations(record)
+    render_stats(record)
+
+
+def render_turn(record: dict[str, Any]) -> None:
+    """A finished turn from its record (nothing is re-run)."""
+    with st.chat_message("user"):
+        st.markdown(record.get("question", ""))
+    with st.chat_message("assistant"):
+        render_trace(record)
+        st.markdown(record.get("answer") or "_(no answer)_")
+        render_answer_footer(record)
+
+
+# ----------------------------------------------------------------------------- no model
+
+
+def render_search_results(question: str, hits: list[dict[str, Any]], message: str) -> None:
+    """What we can still show without a model: the most relevant passages."""
+    with st.chat_message("user"):
+        st.markdown(question)
+    with st.chat_message("assistant", avatar=":material/search:"):
+        st.markdown("#### Search results (no model available)")
+        st.caption(
+            "The chat model is unavailable, so these passages were found by search alone; "
+            "nothing here was written or checked by a model."
+        )
+        if not hits:
+            st.info(message or "No passages matched.", icon=":material/search_off:")
+        for i, hit in enumerate(hits, 1):
+            with st.expander(f"[{i}] {where(hit.get('source_path', '?'), hit.get('section'))}", expanded=i == 1):
+                render_chunk(hit)
+
+
+# ----------------------------------------------------------------------------- live
+
+
+class LiveTurn:
+    """Draws a running turn: the trace box fills as events arrive, then the answer streams."""
+
+    def __init__(self) -> None:
+        self.status = st.status("Thinking…", expanded=True)
+        self.answer_box = st.empty()
+        self.text = ""
+        self.record: dict[str, Any] | None = None
+        self.thread_id: str | None = None
+
+    def on_event(self, evt: dict[str, Any]) -> None:
+        kind = evt.get("type")
+        if kind == "token":
+            self.text += evt.get("text", "")
+            self.answer_box.markdown(self.text + " ▌")
+            return
+        if kind == "turn_complete":
+            self.finish(evt["record"], evt.get("thread_id"))
+            return
+        if kind == "node_start" and evt.get("node") in ("generate", "decide"):
+            # A new draft (or a decision that may precede a tool call): start the text over.
+            self.text = ""
+            self.answer_box.empty()
+        if label := live_label(evt):
+            self.status.update(label=label)
+        if line := event_line(evt):
+            with self.status:
+                st.markdown(line)
+
+    def finish(self, record: dict[str, Any], thread_id: str | None) -> None:
+        self.record, self.thread_id = record, thread_id
+        self.status.update(label=trace_label(record), state="complete", expanded=False)
+        self.answer_box.markdown(record.get("answer") or "_(no answer)_")
+        render_answer_footer(record)
+
+    def fail(self, message: str) -> None:
+        self.status.update(label="The turn failed", state="error", expanded=True)
+        self.answer_box.error(message, icon=":material/error:")
