@@ -1,0 +1,56 @@
+"""`docsassistant ask`: JSON output and continuing a thread."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import write
+from typer.testing import CliRunner
+
+from docsassistant.cli import app
+from docsassistant.ingest import index_paths
+
+runner = CliRunner()
+
+
+def test_ask_json_and_continue_thread(clean_db, cooperative_ollama, tmp_path: Path) -> None:
+    write(
+        tmp_path / "hnsw.md",
+        "# HNSW\n\n## Query options\n\nSet hnsw.ef_search to raise recall at query time.",
+    )
+    index_paths([tmp_path], "pg", base=tmp_path)
+
+    result = runner.invoke(app, ["ask", "How do I raise hnsw.ef_search recall?", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert set(out) == {
+        "thread_id",
+        "answer",
+        "citations",
+        "sources",
+        "verification",
+        "flags",
+        "trace",
+        "model_calls",
+    }
+    assert out["citations"][0]["source_path"] == "hnsw.md"
+    assert out["verification"]["status"] == "grounded"
+    assert out["model_calls"] <= 4
+
+    second = runner.invoke(app, ["ask", "thanks!", "--thread", out["thread_id"]])
+    assert second.exit_code == 0, second.output
+    last_request = cooperative_ollama.requests[-1]["messages"]
+    contents = " ".join(m.get("content", "") for m in last_request)
+    assert "How do I raise hnsw.ef_search recall?" in contents  # the model sees the history
+
+
+def test_ask_without_ollama_names_the_command(clean_db, monkeypatch) -> None:
+    from docsassistant.config import get_settings
+
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    get_settings.cache_clear()
+    result = runner.invoke(app, ["ask", "anything"])
+    get_settings.cache_clear()
+    assert result.exit_code == 1
+    assert "ollama serve" in result.output
