@@ -22,7 +22,7 @@ from conftest import write
 from fake_ollama import FakeOllama, deterministic_reply
 
 from docsassistant.agent.llm import ModelUnavailable
-from docsassistant.agent.runner import config_for, get_graph, load_turns, run_turn, stream_turn
+from docsassistant.agent.runner import config_for, fork_thread, get_graph, load_turns, run_turn, stream_turn
 from docsassistant.config import get_settings
 from docsassistant.conversations import get_conversation
 from docsassistant.ingest import index_paths
@@ -81,6 +81,13 @@ class RoutedFake(FakeOllama):
         if self.strict:
             return ("error", (500, f"RoutedFake: no {kind_of(body)} reply scripted (request #{number})"))
         return ("reply", deterministic_reply(body))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Tests change the environment; no later test may see settings cached from it."""
+    yield
+    get_settings.cache_clear()
 
 
 @pytest.fixture
@@ -233,7 +240,9 @@ def test_trivial_messages_need_no_tool(corpus: Path, cooperative_ollama: FakeOll
     assert len(cooperative_ollama.requests) == 1
     assert nodes(record) == ["decide", "finalize"]
     assert not of_type(record, "tool_call")
-    assert record["answer"] == ("2 + 2 = 4." if "2" in question else "Hello! Ask me anything about the documentation.")
+    assert record["answer"] == (
+        "2 + 2 = 4." if "2" in question else "Hello! Ask me anything about the documentation."
+    )
 
 
 def test_out_of_scope_request_is_declined_without_retrieval(corpus: Path, fake_ollama: FakeOllama) -> None:
@@ -293,7 +302,9 @@ def test_multi_hop_second_search_is_phrased_from_the_first_results(corpus: Path,
     routed.script_json("grade", {"relevant": [1], "sufficient": False})
     routed.search("default request timeout", k=1)
     routed.script_json("grade", {"relevant": [1], "sufficient": True})
-    routed.script("generate", "Access tokens expire after one hour [1]. The default timeout is thirty seconds [2].")
+    routed.script(
+        "generate", "Access tokens expire after one hour [1]. The default timeout is thirty seconds [2]."
+    )
     record = run_turn(question)
     assert record["queries"] == ["access token expiry", "default request timeout"]
     assert routed.kinds() == ["decide", "grade", "decide", "grade", "generate", "verify"]
@@ -302,7 +313,8 @@ def test_multi_hop_second_search_is_phrased_from_the_first_results(corpus: Path,
     tool_messages = [m["content"] for m in second if m["role"] == "tool"]
     assert len(tool_messages) == 1 and "expire after one hour" in tool_messages[0]
     assert any(
-        c["function"]["name"] == "search_docs" and c["function"]["arguments"]["query"] == "access token expiry"
+        c["function"]["name"] == "search_docs"
+        and c["function"]["arguments"]["query"] == "access token expiry"
         for m in second
         for c in m.get("tool_calls") or []
     )
@@ -337,7 +349,11 @@ def test_bogus_citation_is_removed_and_flagged(corpus: Path, routed: RoutedFake)
     routed.script("generate", "Failed requests are retried three times [1]. Tokens last a day [7].")
     routed.script_json(
         "verify",
-        {"claims": [{"claim": "Failed requests are retried three times.", "supported": True, "sources": [1]}]},
+        {
+            "claims": [
+                {"claim": "Failed requests are retried three times.", "supported": True, "sources": [1]}
+            ]
+        },
     )
     record = run_turn("How do retries and timeouts work?")
     assert len(record["sources"]) == 2
@@ -394,7 +410,9 @@ def test_regeneration_that_drops_the_claim_is_grounded(corpus: Path, routed: Rou
 
 def test_grounded_answer(corpus: Path, routed: RoutedFake) -> None:
     two_source_turn(routed)
-    routed.script("generate", "Failed requests are retried three times [1]. The timeout is thirty seconds [2].")
+    routed.script(
+        "generate", "Failed requests are retried three times [1]. The timeout is thirty seconds [2]."
+    )
     record = run_turn("How do retries and timeouts work?")
     assert routed.kinds() == ["decide", "grade", "generate", "verify"]
     assert record["verification"]["status"] == "grounded"
@@ -423,7 +441,7 @@ def test_injected_agent_prompt_is_flagged_and_kept_out_of_every_prompt(
         sent = "\n".join(m.get("content") or "" for m in request["messages"])
         for line in INJECTED_LINES:
             assert line not in sent, (kind_of(request), line)
-    generation = [r for r in cooperative_ollama.requests if kind_of(r) == "generate"][0]
+    generation = next(r for r in cooperative_ollama.requests if kind_of(r) == "generate")
     assert not generation.get("tools")
     assert "experimental planner" in user_prompt(generation)  # the clean part is still evidence
 
@@ -448,6 +466,7 @@ def test_turn_timeout_stops_the_turn_with_a_clear_answer(
     assert "time budget" in record["answer"] and record["answer"].startswith("I had to stop")
     assert record["stop_reason"]
     assert record["model_calls"] == 0
+    assert flag_kinds(record) == ["budget_reached"]  # flagged once, where it happened
 
 
 def test_slow_model_hits_the_turn_timeout_without_hanging(
@@ -492,7 +511,9 @@ def test_max_searches_bounds_parallel_calls(
     assert record["answer"] and record["citations"]
 
 
-def test_max_searches_stops_multi_hop(corpus: Path, routed: RoutedFake, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_max_searches_stops_multi_hop(
+    corpus: Path, routed: RoutedFake, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("DOCSASSISTANT_MAX_SEARCHES", "2")
     get_settings.cache_clear()
     for query in ("token expiry", "request timeout", "log retention"):
@@ -514,9 +535,7 @@ def assert_nothing_written(thread_id: str) -> None:
     assert get_conversation(thread_id) is None
 
 
-def test_ollama_down_names_ollama_serve_and_writes_nothing(
-    clean_db, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_ollama_down_names_ollama_serve_and_writes_nothing(clean_db, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", f"http://127.0.0.1:{closed_port()}")
     get_settings.cache_clear()
     thread_id = f"down-{uuid.uuid4().hex}"
@@ -536,6 +555,20 @@ def test_missing_model_names_ollama_pull(clean_db, monkeypatch: pytest.MonkeyPat
     assert_nothing_written(thread_id)
 
 
+def test_step_limit_closes_the_turn(
+    corpus: Path, routed: RoutedFake, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCSASSISTANT_RECURSION_LIMIT", "3")  # decide, retrieve, grade
+    get_settings.cache_clear()
+    events = list(stream_turn("How do retries work?"))
+    record = events[-1]["record"]
+    assert "step limit (3 graph steps)" in record["answer"]
+    assert of_type(record, "budget_stop")[0]["node"] == "graph"
+    assert flag_kinds(record) == ["budget_reached"]
+    assert nodes(record)[-1] == "finalize"
+    assert len(load_turns(events[-1]["thread_id"])) == 1
+
+
 def test_model_error_mid_turn_ends_the_turn_cleanly(corpus: Path, routed: RoutedFake) -> None:
     routed.search("retry policy")
     routed.queues["grade"].append(("error", (500, "model runner crashed")))
@@ -543,6 +576,19 @@ def test_model_error_mid_turn_ends_the_turn_cleanly(corpus: Path, routed: Routed
     assert "model runner crashed" in record["stop_reason"]
     assert record["answer"].startswith("I had to stop before answering")
     assert "generate" not in nodes(record)
+    assert any(
+        e["node"] == "grade" and "model runner crashed" in e["message"] for e in of_type(record, "error")
+    )
+    assert "budget_reached" not in flag_kinds(record)  # an error, not a budget
+
+
+def test_answer_whose_verification_failed_is_flagged_unverified(corpus: Path, routed: RoutedFake) -> None:
+    routed.search("HTTP client retries failed requests")
+    routed.queues["verify"].append(("error", (500, "model runner crashed")))
+    record = run_turn("How does the HTTP client retry failed requests?")
+    assert "three times" in record["answer"] and record["citations"]
+    assert flag_kinds(record) == ["unverified"]
+    assert record["verification"]["status"] == "unverified"
 
 
 # -- malformed model output -------------------------------------------------------------------------
@@ -557,13 +603,7 @@ def _raw_line(message: dict[str, Any], done: bool = False) -> str:
 def test_tool_call_arguments_as_a_string_fall_back_to_searching_the_question(
     corpus: Path, fake_ollama: FakeOllama
 ) -> None:
-    call = {"function": {"name": "search_docs", "arguments": '{"query": "retries"}'}}
-    fake_ollama.reply_raw(
-        [
-            _raw_line({"role": "assistant", "content": "", "tool_calls": [call]}),
-            _raw_line({"role": "assistant", "content": ""}, done=True),
-        ]
-    )
+    fake_ollama.reply_raw(string_arguments_reply())
     fake_ollama.reply_json({"relevant": [1], "sufficient": True})
     fake_ollama.reply("Failed requests are retried three times [1].")
     fake_ollama.reply_json({"claims": [{"claim": "Retried three times.", "supported": True, "sources": [1]}]})
@@ -576,6 +616,42 @@ def test_tool_call_arguments_as_a_string_fall_back_to_searching_the_question(
     assert len(fake_ollama.requests) == 4 and record["model_calls"] == 4
 
 
+def string_arguments_reply() -> list[str]:
+    call = {"function": {"name": "search_docs", "arguments": '{"query": "retries"}'}}
+    return [
+        _raw_line({"role": "assistant", "content": "", "tool_calls": [call]}),
+        _raw_line({"role": "assistant", "content": ""}, done=True),
+    ]
+
+
+def test_malformed_second_decision_answers_from_the_evidence_so_far(corpus: Path, routed: RoutedFake) -> None:
+    routed.search("HTTP client retries failed requests", k=1)
+    routed.script_json("grade", {"relevant": [1], "sufficient": False})
+    routed.queues["decide"].append(("raw", string_arguments_reply()))
+    record = run_turn("How does the HTTP client retry failed requests, and why?")
+    assert routed.kinds() == ["decide", "grade", "decide", "generate", "verify"]
+    assert record["stop_reason"] is None
+    assert "three times" in record["answer"] and record["citations"]
+    assert any(e["node"] == "decide" and "malformed" in e["message"] for e in of_type(record, "error"))
+
+
+def test_empty_model_reply_still_gives_an_answer(corpus: Path, routed: RoutedFake) -> None:
+    routed.script("decide", "")
+    record = run_turn("hmm")
+    assert record["answer"].strip()
+    assert len(routed.requests) == 1
+
+
+def test_ollama_lost_mid_turn_ends_the_turn_with_a_clear_answer(corpus: Path) -> None:
+    from langchain_ollama import ChatOllama
+
+    llm = ChatOllama(base_url=f"http://127.0.0.1:{closed_port()}", model="llama3.1:8b")
+    record = run_turn("How does the HTTP client retry failed requests?", llm=llm)
+    assert "`ollama serve`" in record["answer"]
+    assert record["answer"].startswith("I had to stop before answering")
+    assert load_turns(record["thread_id"])[-1]["answer"] == record["answer"]
+
+
 def test_grader_reply_that_is_not_json_falls_back(corpus: Path, routed: RoutedFake) -> None:
     routed.search("HTTP client retries failed requests")
     routed.script("grade", "Documents 1 and 3 are relevant.")
@@ -585,7 +661,9 @@ def test_grader_reply_that_is_not_json_falls_back(corpus: Path, routed: RoutedFa
     assert "three times" in record["answer"]
 
 
-def test_verifier_reply_that_is_not_json_leaves_the_answer_unverified(corpus: Path, routed: RoutedFake) -> None:
+def test_verifier_reply_that_is_not_json_leaves_the_answer_unverified(
+    corpus: Path, routed: RoutedFake
+) -> None:
     routed.search("HTTP client retries failed requests")
     routed.script("verify", "Everything checks out!")
     record = run_turn("How does the HTTP client retry failed requests?")
@@ -618,7 +696,16 @@ def test_turn_reloads_whole_in_a_new_process(corpus: Path, cooperative_ollama: F
     assert result.returncode == 0, result.stderr
     (loaded,) = json.loads(result.stdout.strip().splitlines()[-1])
     expected = json.loads(json.dumps(original))
-    for key in ("question", "answer", "citations", "sources", "trace", "flags", "model_calls", "verification"):
+    for key in (
+        "question",
+        "answer",
+        "citations",
+        "sources",
+        "trace",
+        "flags",
+        "model_calls",
+        "verification",
+    ):
         assert loaded[key] == expected[key], key
     assert loaded["trace"] and loaded["citations"] and loaded["model_calls"] == 4
 
@@ -652,7 +739,9 @@ def test_single_hop_question_costs_at_most_four_calls(corpus: Path, cooperative_
     assert "seven days" in record["answer"]
 
 
-def test_stream_turn_yields_events_tokens_and_the_record(corpus: Path, cooperative_ollama: FakeOllama) -> None:
+def test_stream_turn_yields_events_tokens_and_the_record(
+    corpus: Path, cooperative_ollama: FakeOllama
+) -> None:
     events = list(stream_turn("How does the HTTP client retry failed requests?"))
     types = [e["type"] for e in events]
     assert types[0] == "node_start" and types[-1] == "turn_complete"
@@ -660,3 +749,19 @@ def test_stream_turn_yields_events_tokens_and_the_record(corpus: Path, cooperati
     record = events[-1]["record"]
     assert tokens.strip() == record["answer"]
     assert [e for e in events if e["type"] not in ("token", "turn_complete")] == record["trace"]
+
+
+def test_forked_thread_continues_a_shared_conversation(corpus: Path, cooperative_ollama: FakeOllama) -> None:
+    original = run_turn("How does the HTTP client retry failed requests?")
+    forked = fork_thread(load_turns(original["thread_id"]))
+    assert forked != original["thread_id"]
+    assert [t["answer"] for t in load_turns(forked)] == [original["answer"]]
+    cooperative_ollama.requests.clear()
+    follow_up = run_turn("What is the default request timeout?", forked)
+    messages = cooperative_ollama.requests[0]["messages"]
+    assert any(m["role"] == "assistant" and m["content"] == original["answer"] for m in messages)
+    assert len(load_turns(forked)) == 2 and follow_up["thread_id"] == forked
+    assert len(load_turns(original["thread_id"])) == 1  # the original is untouched
+    assert load_turns(f"unknown-{uuid.uuid4().hex}") == []
+    with pytest.raises(ValueError, match="nothing to continue"):
+        fork_thread([])

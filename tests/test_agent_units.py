@@ -59,7 +59,9 @@ def chunk(chunk_id: int, content: str, **extra: Any) -> dict[str, Any]:
 
 def structured_requests(fake: FakeOllama, prop: str) -> list[dict[str, Any]]:
     return [
-        r for r in fake.requests if isinstance(r.get("format"), dict) and prop in r["format"].get("properties", {})
+        r
+        for r in fake.requests
+        if isinstance(r.get("format"), dict) and prop in r["format"].get("properties", {})
     ]
 
 
@@ -118,7 +120,9 @@ def test_other_routers() -> None:
     assert after_decide({"pending_calls": [{**call, "name": "count_chunks"}]}) == "run_sql"
     assert after_decide({"pending_calls": [], "relevant_ids": [3]}) == "generate"
     assert after_decide({"pending_calls": []}) == "finalize"
-    assert after_decide({"pending_calls": [{**call, "name": "search_docs"}], "stop_reason": "x"}) == "finalize"
+    assert (
+        after_decide({"pending_calls": [{**call, "name": "search_docs"}], "stop_reason": "x"}) == "finalize"
+    )
     assert after_rewrite({"no_progress": True}) == "no_answer"
     assert after_rewrite({"no_progress": True, "relevant_ids": [1]}) == "generate"
     assert after_rewrite({"pending_calls": [{**call, "name": "search_docs"}]}) == "retrieve"
@@ -157,8 +161,11 @@ def test_check_citations_without_sources_strips_all() -> None:
 def test_query_similarity() -> None:
     assert query_similarity("Configure retry backoff", "configure RETRY backoff?") == 1.0
     assert query_similarity("retry backoff", "token expiry") == 0.0
-    assert 0.8 <= query_similarity(
-        "how to configure retry backoff for the client", "how to configure the retry backoff for a client"
+    assert (
+        query_similarity(
+            "how to configure retry backoff for the client", "how to configure the retry backoff for a client"
+        )
+        >= 0.8
     )
     assert query_similarity("", "") == 1.0
     assert query_similarity("", "x") == 0.0
@@ -293,7 +300,9 @@ def test_grade_node_invalid_json_falls_back_to_similarity(fake: FakeOllama) -> N
     update = grade(state, runtime_for(fake))
     assert update["relevant_ids"] == [10]
     assert update["sufficient"] is True
-    assert any(e["node"] == "grade" and "not valid JSON" in e["message"] for e in of_type(update["trace"], "error"))
+    assert any(
+        e["node"] == "grade" and "not valid JSON" in e["message"] for e in of_type(update["trace"], "error")
+    )
 
 
 def test_grade_node_without_new_chunks_makes_no_call(fake: FakeOllama) -> None:
@@ -304,7 +313,11 @@ def test_grade_node_without_new_chunks_makes_no_call(fake: FakeOllama) -> None:
 
 def test_rewrite_node_rejects_a_near_duplicate(fake: FakeOllama) -> None:
     fake.reply_json({"query": "how to configure the retry backoff for a client"})
-    state = {"question": "retry?", "queries": ["how to configure retry backoff for the client"], "rewrites": 0}
+    state = {
+        "question": "retry?",
+        "queries": ["how to configure retry backoff for the client"],
+        "rewrites": 0,
+    }
     update = rewrite(state, runtime_for(fake))
     assert update["no_progress"] is True
     assert update["rewrites"] == 1
@@ -369,7 +382,10 @@ def test_decide_node_does_not_count_twice(fake: FakeOllama) -> None:
 
 def test_verify_node_unreadable_reply_is_unverified(fake: FakeOllama) -> None:
     fake.reply("claims: all good")
-    state = {"answer": "Retries happen three times [1].", "sources": [{"n": 1, **chunk(1, "Retries: three.")}]}
+    state = {
+        "answer": "Retries happen three times [1].",
+        "sources": [{"n": 1, **chunk(1, "Retries: three.")}],
+    }
     update = verify(state, runtime_for(fake))
     assert update["verification"]["status"] == "unverified"
     assert [f["kind"] for f in update["flags"]] == ["unverified"]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -48,6 +49,28 @@ def _model_errors() -> Iterator[None]:
         raise
 
 
+# Tool-bound and structured-output wrappers, built once per model (rebuilding them
+# converts the tools / schema to JSON on every call).
+_wrappers: dict[tuple[int, object], tuple[Any, Any]] = {}
+_wrappers_lock = threading.Lock()
+
+
+def _wrapper(llm: Any, key: object, build: Callable[[], Any]) -> Any:
+    with _wrappers_lock:
+        hit = _wrappers.get((id(llm), key))
+        if hit is None or hit[0] is not llm:
+            if len(_wrappers) >= 64:
+                _wrappers.clear()
+            hit = (llm, build())
+            _wrappers[(id(llm), key)] = hit
+        return hit[1]
+
+
+def with_tools(llm: BaseChatModel, tools: list[Any]) -> Any:
+    """`llm.bind_tools(tools)`, cached per model and tool list."""
+    return _wrapper(llm, ("tools", *(t.name for t in tools)), lambda: llm.bind_tools(tools))
+
+
 def invoke(llm: BaseChatModel | Any, messages: list[BaseMessage]) -> AIMessage:
     """Invoke a chat model (or a tool-bound one); streaming callbacks still fire."""
     with _model_errors():
@@ -58,7 +81,11 @@ def invoke_structured(
     llm: BaseChatModel, schema: type[BaseModel], messages: list[BaseMessage]
 ) -> tuple[BaseModel | None, AIMessage | None]:
     """Ask for JSON matching `schema`; returns (None, raw) when the reply does not parse."""
-    runnable = llm.with_structured_output(schema, method="json_schema", include_raw=True)
+    runnable = _wrapper(
+        llm,
+        ("structured", schema),
+        lambda: llm.with_structured_output(schema, method="json_schema", include_raw=True),
+    )
     with _model_errors():
         out = runnable.invoke(messages)
     return out.get("parsed"), out.get("raw")

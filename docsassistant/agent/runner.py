@@ -19,6 +19,7 @@ from psycopg_pool import ConnectionPool
 
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
+from docsassistant.agent.events import event, flag
 from docsassistant.agent.graph import build_graph
 from docsassistant.agent.llm import check_ollama, make_chat_model
 from docsassistant.config import Settings, get_settings
@@ -114,7 +115,14 @@ def stream_turn(
     touch_conversation(thread_id, question, settings=settings)
     try:
         for mode, chunk in graph.stream(
-            turn_input(question, component), config, context=context, stream_mode=["custom", "messages"]
+            turn_input(question, component),
+            config,
+            context=context,
+            stream_mode=["custom", "messages"],
+            # One checkpoint per turn, written when the run ends (also on an error): the
+            # intermediate steps are never resumed, and ~9 writes per turn were most of
+            # the graph's own overhead. A crash mid-turn leaves the previous turn intact.
+            durability="exit",
         ):
             if mode == "custom":
                 yield chunk
@@ -125,10 +133,16 @@ def stream_turn(
                 yield {"type": "token", "node": node, "text": message.content}
     except GraphRecursionError:
         reason = f"the step limit ({settings.recursion_limit} graph steps) was reached"
-        yield {"type": "budget_stop", "node": "graph", "reason": reason, "at": time.time()}
+        stopped = [
+            event("budget_stop", node="graph", reason=reason),
+            flag("budget_reached", f"Stopped: {reason}."),
+        ]
+        yield from stopped
         # Close the turn so the conversation stays consistent: finalize → record.
-        graph.update_state(config, {"stop_reason": reason}, as_node="no_answer")
-        for _ in graph.stream(None, config, context=context):
+        graph.update_state(
+            config, {"stop_reason": reason, "trace": stopped, "flags": stopped[1:]}, as_node="no_answer"
+        )
+        for _ in graph.stream(None, config, context=context, durability="exit"):
             pass
     record = graph.get_state(config).values["turns"][-1]
     yield {"type": "turn_complete", "thread_id": thread_id, "record": record}

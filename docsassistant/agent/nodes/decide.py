@@ -9,7 +9,7 @@ from langchain_core.messages import SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
 
 from docsassistant.agent.budget import trim_history
-from docsassistant.agent.calls import MalformedReply, invoke, usage
+from docsassistant.agent.calls import MalformedReply, invoke, usage, with_tools
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event
 from docsassistant.agent.nodes.common import queued_search, traced
@@ -33,10 +33,15 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     history = trim_history(state.get("messages", []), ctx.limits.prompt_budget // 2)
     trace: list[dict[str, Any]] = []
     try:
-        reply = invoke(ctx.llm.bind_tools(TOOLS), [system, *history, *state.get("steps", [])])
+        reply = invoke(with_tools(ctx.llm, TOOLS), [system, *history, *state.get("steps", [])])
     except MalformedReply as exc:
         if state.get("steps"):
-            raise  # mid-turn: stop with the evidence so far (see `traced`)
+            # Mid-turn: no more tool calls; answer from the evidence so far (see after_decide).
+            trace.append(
+                event("error", node="decide", message=f"{exc} Answering from what was found so far.")
+            )
+            update = {"pending_calls": [], "trace": trace, "model_calls": 1}
+            return update if state.get("relevant_ids") else {**update, "answer": _count_answer(state)}
         trace.append(event("error", node="decide", message=f"{exc} Searching the question itself instead."))
         return {**queued_search("fallback-0", state["question"]), "trace": trace, "model_calls": 1}
     pending: list[dict[str, Any]] = []

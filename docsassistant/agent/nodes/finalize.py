@@ -19,6 +19,8 @@ NOT_COVERED = (
     "Try rephrasing, or check that the relevant documents are indexed."
 )
 
+NO_REPLY = "The model returned an empty reply. Please try again or rephrase the question."
+
 
 @traced("no_answer")
 def no_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -35,9 +37,16 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     trace: list[dict[str, Any]] = []
     if state.get("stop_reason") and not answer:
         answer = f"I had to stop before answering: {state['stop_reason']}."
-    if state.get("stop_reason"):
-        trace.append(flag("budget_reached", f"Stopped early: {state['stop_reason']}."))
-    return {"answer": answer, "messages": [AIMessage(answer)], "trace": trace}
+    elif not answer.strip():  # the model replied with nothing: never show an empty answer
+        answer = NO_REPLY
+    # A budget stop was flagged where it happened (`traced`, the runner's step limit); a
+    # model failure is an `error` event, not a budget. An answer cut off before its
+    # verification must not look checked.
+    update: dict[str, Any] = {"answer": answer, "messages": [AIMessage(answer)]}
+    if state.get("stop_reason") and state.get("sources") and not state.get("verification"):
+        trace.append(flag("unverified", f"The answer was not verified: {state['stop_reason']}."))
+        update["verification"] = {"status": "unverified", "claims": []}
+    return {**update, "trace": trace}
 
 
 def turn_record(state: AgentState) -> dict[str, Any]:
