@@ -52,6 +52,17 @@ def machine() -> dict:
     }
 
 
+def cpu_seconds() -> float:
+    """User + system CPU time of this process so far (all its threads, torch's included)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def load_average() -> list[float]:
+    """1/5/15-minute load averages: other work on the machine skews wall times."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
 def peak_rss_mb() -> float:
     """This process's peak resident set size (Linux reports ru_maxrss in KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -172,19 +183,25 @@ def bench_ingest(
         "machine": machine(),
         "store_chunks_before": chunks_before,
         "model_load_s": model_load_s,
+        "load_average_start": load_average(),
     }
     try:
         say("Ingesting (timed)…")
         reports = []
         with _RecordingEmbedder(embedder) as recorder:
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), cpu_seconds()
             for folder, component in components.items():
                 reports.append(
                     index_paths(
-                        [corpus_dir / folder], component, base=corpus_dir, settings=settings, progress=progress
+                        [corpus_dir / folder],
+                        component,
+                        base=corpus_dir,
+                        settings=settings,
+                        progress=progress,
                     )
                 )
             ingest_s = time.perf_counter() - start
+            ingest_cpu_s = cpu_seconds() - cpu_start
         counts = {"added": 0, "updated": 0, "unchanged": 0, "failed": 0}
         for report in reports:
             for name, n in report.counts().items():
@@ -194,10 +211,11 @@ def bench_ingest(
         texts = sum(len(g) for g in recorder.groups)
 
         say(f"Embedding the same {texts} texts with the model alone (timed)…")
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), cpu_seconds()
         for group in recorder.groups:
             embedder.embed_documents(group)
         embed_only_s = time.perf_counter() - start
+        embed_only_cpu_s = cpu_seconds() - cpu_start
 
         say("Re-ingesting the unchanged corpus (timed)…")
         start = time.perf_counter()
@@ -206,9 +224,7 @@ def bench_ingest(
             for folder, component in components.items()
         ]
         reingest_s = time.perf_counter() - start
-        reingest_changed = sum(
-            len(r.by_status("added")) + len(r.by_status("updated")) for r in again
-        )
+        reingest_changed = sum(len(r.by_status("added")) + len(r.by_status("updated")) for r in again)
         result.update(
             {
                 "files": sum(len(r.results) for r in reports),
@@ -225,6 +241,9 @@ def bench_ingest(
                 "embed_in_pipeline_s": recorder.seconds,
                 "embed_only_s": embed_only_s,
                 "ratio": ingest_s / embed_only_s if embed_only_s else None,
+                "ingest_cpu_s": ingest_cpu_s,
+                "embed_only_cpu_s": embed_only_cpu_s,
+                "cpu_ratio": ingest_cpu_s / embed_only_cpu_s if embed_only_cpu_s else None,
                 "non_embedding_s": ingest_s - recorder.seconds,
                 "reingest_s": reingest_s,
                 "reingest_share": reingest_s / ingest_s if ingest_s else None,
@@ -232,6 +251,7 @@ def bench_ingest(
                 "chunks_per_s": chunks / ingest_s if ingest_s else None,
                 "files_per_s": sum(len(r.results) for r in reports) / ingest_s if ingest_s else None,
                 "peak_rss_mb": peak_rss_mb(),
+                "load_average_end": load_average(),
                 "peak_rss_note": "this Python process (torch and the model included); "
                 "the PostgreSQL server runs in separate processes",
             }
@@ -313,7 +333,9 @@ def bench_search(
     engine = open_store(settings)
     known = set(list_components(settings))
     if not known:
-        raise ValueError("The store is empty: ingest documents first (e.g. `docsassistant eval search --corpus`).")
+        raise ValueError(
+            "The store is empty: ingest documents first (e.g. `docsassistant eval search --corpus`)."
+        )
     with engine.connect() as conn:
         store_chunks = int(conn.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())
 
@@ -329,6 +351,7 @@ def bench_search(
     default_component = sorted(known)[0]
     chosen = [(q, c if c in known else default_component) for q, c in chosen]
 
+    load_start = load_average()
     say(f"Warming up with {len(warm)} queries…")
     embedder = get_embedder(settings)
     for query, component in warm:
@@ -354,6 +377,8 @@ def bench_search(
         embedder.embed_query(query)
         embed_samples.append((time.perf_counter() - start) * 1000)
     return {
+        "load_average_start": load_start,
+        "load_average_end": load_average(),
         "store_chunks": store_chunks,
         "components": sorted(known),
         "queries": len(chosen),
@@ -392,7 +417,9 @@ def synthetic_vectors(base: np.ndarray, n: int, sigma: float, seed: int = 0) -> 
     return out
 
 
-def clustered_vectors(n: int, dim: int, clusters: int = 500, spread: float = 0.05, seed: int = 0) -> np.ndarray:
+def clustered_vectors(
+    n: int, dim: int, clusters: int = 500, spread: float = 0.05, seed: int = 0
+) -> np.ndarray:
     """Fallback when the store is empty: Gaussian clusters around random unit centres."""
     rng = np.random.default_rng(seed)
     centres = _unit(rng.normal(size=(clusters, dim)))
@@ -405,7 +432,9 @@ def _pg_connect(settings: Settings):
 
     from docsassistant.db import libpq_uri
 
-    conn = psycopg.connect(libpq_uri(settings), autocommit=True)
+    # No automatic prepared statements: a generic plan cached under one setting would
+    # otherwise be reused under the next, and EXPLAIN would not show what ran.
+    conn = psycopg.connect(libpq_uri(settings), autocommit=True, prepare_threshold=None)
     register_vector(conn)
     return conn
 
@@ -438,7 +467,7 @@ def bench_synthetic(
     say = log or (lambda _msg: None)
     open_store(settings)  # migrated, same model
     with _pg_connect(settings) as conn:
-        base_rows = [r[0] for r in conn.execute("SELECT embedding FROM chunks ORDER BY id")]
+        base_rows = [r[0].to_numpy() for r in conn.execute("SELECT embedding FROM chunks ORDER BY id")]
     if base_rows:
         base = np.stack(base_rows).astype(np.float32)
         dim = int(base.shape[1])
@@ -470,16 +499,20 @@ def bench_synthetic(
         "search_py_ef_search": EF_SEARCH,
         "maintenance_work_mem": maintenance_work_mem,
         "machine": machine(),
+        "load_average_start": load_average(),
     }
     with _pg_connect(settings) as conn:
         conn.execute(f"DROP TABLE IF EXISTS {BENCH_TABLE}")
         try:
-            conn.execute(f"CREATE TABLE {BENCH_TABLE} (id bigint PRIMARY KEY, embedding vector({dim}) NOT NULL)")
+            conn.execute(
+                f"CREATE TABLE {BENCH_TABLE} (id bigint PRIMARY KEY, embedding vector({dim}) NOT NULL)"
+            )
             say(f"Loading {n} vectors into {BENCH_TABLE}…")
             start = time.perf_counter()
-            with conn.cursor() as cur, cur.copy(
-                f"COPY {BENCH_TABLE} (id, embedding) FROM STDIN WITH (FORMAT BINARY)"
-            ) as copy:
+            with (
+                conn.cursor() as cur,
+                cur.copy(f"COPY {BENCH_TABLE} (id, embedding) FROM STDIN WITH (FORMAT BINARY)") as copy,
+            ):
                 copy.set_types(["int8", "vector"])
                 for i, vec in enumerate(vectors):
                     copy.write_row((i, vec))
@@ -516,12 +549,22 @@ def bench_synthetic(
                     exact_ms.append((time.perf_counter() - start) * 1000)
                     exact.append([r[0] for r in rows])
             result["exact"] = latency_summary(exact_ms)
+            # Cross-check the SQL ground truth with numpy on the same float32 vectors.
+            agree = []
+            for q, truth in zip(query_vectors, exact, strict=True):
+                top = np.argsort(-(vectors @ q), kind="stable")[:10]
+                agree.append(len(set(top.tolist()) & set(truth)) / 10)
+            result["exact_vs_numpy_agreement"] = float(np.mean(agree))
+            result["exact_vs_numpy_min"] = float(np.min(agree))
 
             result["ann"] = {}
             for ef in ef_values:
                 say(f"ANN with hnsw.ef_search = {ef}…")
                 with conn.transaction():
                     conn.execute(f"SET LOCAL hnsw.ef_search = {ef}")
+                    own = "\n".join(r[0] for r in conn.execute("EXPLAIN " + ann_sql, (literals[0],)))
+                    # Measure the index itself even where the planner would rather scan.
+                    conn.execute("SET LOCAL enable_seqscan = off")
                     plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + ann_sql, (literals[0],)))
                     for lit in literals[:20]:  # warm-up
                         conn.execute(ann_sql, (lit,)).fetchall()
@@ -541,9 +584,11 @@ def bench_synthetic(
                     "recall_at_10_min": float(np.min(recalls)),
                     "rows_returned_min": min(returned),
                     "uses_index": "hnsw" in plan.lower(),
+                    "planner_picks_index": "hnsw" in own.lower(),
                 }
         finally:
             conn.execute(f"DROP TABLE IF EXISTS {BENCH_TABLE}")
+    result["load_average_end"] = load_average()
     return result
 
 

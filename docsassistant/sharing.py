@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from datetime import UTC
 from typing import Any
 
 import sqlalchemy as sa
@@ -92,7 +93,7 @@ def get_share(token: str, *, settings: Settings | None = None) -> dict[str, Any]
         raise unknown
     if row["revoked_at"] is not None:
         raise ShareRevoked(
-            f"This share link was revoked by its owner on {row['revoked_at']:%Y-%m-%d %H:%M} UTC; "
+            f"This share link was revoked by its owner on {row['revoked_at'].astimezone(UTC):%Y-%m-%d %H:%M} UTC; "
             "the conversation is no longer shared."
         )
     snapshot = row["snapshot"] or {}

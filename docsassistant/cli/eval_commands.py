@@ -16,7 +16,9 @@ from docsassistant.config import get_settings
 
 console = Console()
 eval_app = typer.Typer(help="Measure retrieval quality on question sets.", no_args_is_help=True)
-bench_app = typer.Typer(help="Benchmark ingestion and search (prints figures; not tests).", no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Benchmark ingestion and search (prints figures; not tests).", no_args_is_help=True
+)
 
 
 def _skip(message: str) -> None:
@@ -126,7 +128,9 @@ def _print_qa(result: dict) -> None:
 
 
 def _print_beir(result: dict) -> None:
-    table = Table(title=f"BEIR {result['component']} ({result['queries']} judged queries, {result['documents']} docs)")
+    table = Table(
+        title=f"BEIR {result['component']} ({result['queries']} judged queries, {result['documents']} docs)"
+    )
     table.add_column("metric")
     table.add_column("value")
     for name, value in result["metrics"].items():
@@ -143,11 +147,15 @@ def _print_beir(result: dict) -> None:
 @eval_app.command("search")
 def eval_search(
     qa: Annotated[Path | None, typer.Option(help="Docs QA file (docs_qa_dev.jsonl format).")] = None,
-    beir: Annotated[Path | None, typer.Option(help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/).")] = None,
+    beir: Annotated[
+        Path | None, typer.Option(help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/).")
+    ] = None,
     corpus: Annotated[
         Path | None, typer.Option(help="Index each top-level folder as a component when missing (with --qa).")
     ] = None,
-    k: Annotated[int | None, typer.Option("-k", help="Hits per question (default 5 for --qa, 10 for --beir).")] = None,
+    k: Annotated[
+        int | None, typer.Option("-k", help="Hits per question (default 5 for --qa, 10 for --beir).")
+    ] = None,
     component: Annotated[
         str | None, typer.Option("--component", "-c", help="BEIR component name (default beir-<folder>).")
     ] = None,
@@ -179,7 +187,9 @@ def eval_search(
                     counts = report.counts()
                     console.print(f"Indexed {name}: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
                     for failed in report.by_status("failed"):
-                        console.print(f"  [red]failed[/] {failed.source_path}: {failed.reason}", highlight=False)
+                        console.print(
+                            f"  [red]failed[/] {failed.source_path}: {failed.reason}", highlight=False
+                        )
             with _progress_bar() as bar:
                 task = bar.add_task("Searching", total=len(questions))
                 result = evaluation.evaluate_qa(
@@ -219,11 +229,17 @@ def eval_search(
 
 
 def _print_ingest(r: dict) -> None:
+    b = _bench_module()
     table = Table(title=f"Ingestion benchmark: {r['corpus']}")
     for col in ("measure", "value", "target", ""):
         table.add_column(col)
     s = r["settings"]
-    table.add_row("files (added/failed)", f"{r['files']} ({r['files_by_status']['added']}/{r['files_by_status']['failed']})", "", "")
+    table.add_row(
+        "files (added/failed)",
+        f"{r['files']} ({r['files_by_status']['added']}/{r['files_by_status']['failed']})",
+        "",
+        "",
+    )
     table.add_row("chunks", str(r["chunks"]), "", "")
     table.add_row("chunk size / overlap", f"{s['chunk_size']} / {s['chunk_overlap']}", "", "")
     table.add_row("model load (before the clock)", f"{r['model_load_s']:.2f} s", "", "")
@@ -231,40 +247,48 @@ def _print_ingest(r: dict) -> None:
     table.add_row("    of which inside the embedder", f"{r['embed_in_pipeline_s']:.2f} s", "", "")
     table.add_row("(b) model alone, same texts and batches", f"{r['embed_only_s']:.2f} s", "", "")
     table.add_row(
-        "    ratio (a)/(b)",
+        "    CPU time of this process (a) / (b)",
+        f"{r['ingest_cpu_s']:.1f} s / {r['embed_only_cpu_s']:.1f} s = {r['cpu_ratio']:.3f}",
+        "",
+        "",
+    )
+    table.add_row(
+        "    ratio (a)/(b), wall",
         f"{r['ratio']:.3f}",
-        f"≤ {_bench.TARGET_EMBED_RATIO}",
-        _verdict(r["ratio"] <= _bench.TARGET_EMBED_RATIO),
+        f"≤ {b.TARGET_EMBED_RATIO}",
+        _verdict(r["ratio"] <= b.TARGET_EMBED_RATIO),
     )
     table.add_row(
         "(c) re-ingest unchanged",
         f"{r['reingest_s']:.3f} s = {100 * r['reingest_share']:.2f} % of (a)",
-        f"≤ {100 * _bench.TARGET_REINGEST_SHARE:.0f} %",
-        _verdict(r["reingest_share"] <= _bench.TARGET_REINGEST_SHARE and not r["reingest_changed_files"]),
+        f"≤ {100 * b.TARGET_REINGEST_SHARE:.0f} %",
+        _verdict(r["reingest_share"] <= b.TARGET_REINGEST_SHARE and not r["reingest_changed_files"]),
     )
     table.add_row(
         "(d) peak RSS (incl. model)",
         f"{r['peak_rss_mb']:.1f} MB",
-        f"≤ {_bench.TARGET_PEAK_RSS_MB} MB",
-        _verdict(r["peak_rss_mb"] <= _bench.TARGET_PEAK_RSS_MB),
+        f"≤ {b.TARGET_PEAK_RSS_MB} MB",
+        _verdict(r["peak_rss_mb"] <= b.TARGET_PEAK_RSS_MB),
     )
-    table.add_row("(e) throughput", f"{r['chunks_per_s']:.2f} chunks/s, {r['files_per_s']:.2f} files/s", "", "")
+    table.add_row(
+        "(e) throughput", f"{r['chunks_per_s']:.2f} chunks/s, {r['files_per_s']:.2f} files/s", "", ""
+    )
     console.print(table)
     console.print(f"Peak RSS: {r['peak_rss_note']}.", highlight=False)
+    console.print(
+        f"Load average (1/5/15 min) at start {r['load_average_start']}, at end {r['load_average_end']} "
+        f"on {r['machine']['cpus']} CPUs: other work on the machine inflates wall times.",
+        highlight=False,
+    )
     for failed in r["failed"]:
         console.print(f"[red]failed[/] {failed['source_path']}: {failed['reason']}", highlight=False)
 
 
-class _BenchModule:
-    """Lazy access to docsassistant.bench (it imports numpy and the store)."""
+def _bench_module():
+    """docsassistant.bench, imported on first use (it pulls in numpy and the store)."""
+    from docsassistant import bench
 
-    def __getattr__(self, name: str):
-        from docsassistant import bench
-
-        return getattr(bench, name)
-
-
-_bench = _BenchModule()
+    return bench
 
 
 @bench_app.command("ingest")
@@ -283,7 +307,7 @@ def bench_ingest(
         _skip(f"corpus folder {directory} not found (the shared data is not on this machine?).")
     with friendly_errors(), _progress_bar() as bar:
         task = bar.add_task("Indexing", total=None)
-        result = _bench.bench_ingest(
+        result = _bench_module().bench_ingest(
             directory,
             chunk_size=chunk_size,
             overlap=overlap,
@@ -306,13 +330,19 @@ def _latency_table(title: str, rows: list[tuple[str, dict]], p50: float | None, 
             ok = s["p50_ms"] <= p50 and s["p95_ms"] <= p95
             target = f"p50 ≤ {p50:g}, p95 ≤ {p95:g}: {_verdict(ok)}"
         table.add_row(
-            name, str(s["n"]), f"{s['p50_ms']:.2f}", f"{s['p95_ms']:.2f}", f"{s['p99_ms']:.2f}",
-            f"{s['max_ms']:.2f}", target,
+            name,
+            str(s["n"]),
+            f"{s['p50_ms']:.2f}",
+            f"{s['p95_ms']:.2f}",
+            f"{s['p99_ms']:.2f}",
+            f"{s['max_ms']:.2f}",
+            target,
         )
     return table
 
 
 def _print_synthetic(r: dict) -> None:
+    b = _bench_module()
     console.print(
         f"Synthetic HNSW: {r['n']} × {r['dim']} vectors ({r['vectors']}); queries: {r['queries']} "
         f"{r['query_vectors']}.",
@@ -324,13 +354,23 @@ def _print_synthetic(r: dict) -> None:
         f"workers); index {r['index_mb']:.1f} MB, table {r['table_mb']:.1f} MB.",
         highlight=False,
     )
-    table = Table(title=f"ANN query (LIMIT {r['limit']}) vs exact top-10")
-    for col in ("ef_search", "p50 ms", "p95 ms", "p99 ms", "recall@10", "min recall@10", "target"):
+    console.print(
+        f"Exact top-10 (SQL, index scans off) agrees with numpy on {r['exact_vs_numpy_agreement']:.4f} "
+        "of ids.",
+        highlight=False,
+    )
+    table = Table(
+        title=f"HNSW query (LIMIT {r['limit']}, index forced) vs exact top-10; 'planner' = what it "
+        "picks unforced"
+    )
+    for col in ("ef_search", "p50 ms", "p95 ms", "p99 ms", "recall@10", "min recall@10", "planner", "target"):
         table.add_column(col)
     e = r["exact"]
-    table.add_row("exact (seq scan)", f"{e['p50_ms']:.2f}", f"{e['p95_ms']:.2f}", f"{e['p99_ms']:.2f}", "1", "1", "")
+    table.add_row(
+        "exact (seq scan)", f"{e['p50_ms']:.2f}", f"{e['p95_ms']:.2f}", f"{e['p99_ms']:.2f}", "1", "1", "", ""
+    )
     for ef, a in r["ann"].items():
-        ok = a["p95_ms"] <= _bench.TARGET_ANN_P95_MS and a["recall_at_10"] >= _bench.TARGET_ANN_RECALL
+        ok = a["p95_ms"] <= b.TARGET_ANN_P95_MS and a["recall_at_10"] >= b.TARGET_ANN_RECALL
         label = f"{ef}" + (" (search.py)" if int(ef) == r["search_py_ef_search"] else "")
         table.add_row(
             label,
@@ -339,7 +379,8 @@ def _print_synthetic(r: dict) -> None:
             f"{a['p99_ms']:.2f}",
             f"{a['recall_at_10']:.4f}",
             f"{a['recall_at_10_min']:.2f}",
-            f"p95 ≤ {_bench.TARGET_ANN_P95_MS:g}, recall ≥ {_bench.TARGET_ANN_RECALL}: {_verdict(ok)}",
+            "index" if a["planner_picks_index"] else "seq scan",
+            f"p95 ≤ {b.TARGET_ANN_P95_MS:g}, recall ≥ {b.TARGET_ANN_RECALL}: {_verdict(ok)}",
         )
     console.print(table)
 
@@ -361,7 +402,7 @@ def bench_search(
         _skip(f"question file {qa} not found (the shared data is not on this machine?).")
     out: dict = {}
     with friendly_errors():
-        result = _bench.bench_search(
+        result = _bench_module().bench_search(
             queries=queries, qa_path=qa, warmup=warmup, log=lambda m: console.print(m, highlight=False)
         )
     out["search"] = result
@@ -380,14 +421,14 @@ def bench_search(
                 ("component filter", result["filtered"]),
                 ("query embedding only", result["embed_query_only"]),
             ],
-            _bench.TARGET_P50_MS,
-            _bench.TARGET_P95_MS,
+            _bench_module().TARGET_P50_MS,
+            _bench_module().TARGET_P95_MS,
         )
     )
     if synthetic:
         with friendly_errors():
-            vectors = _bench.query_embeddings(result["query_texts"][:synthetic_queries])
-            syn = _bench.bench_synthetic(
+            vectors = _bench_module().query_embeddings(result["query_texts"][:synthetic_queries])
+            syn = _bench_module().bench_synthetic(
                 synthetic,
                 query_vectors=vectors,
                 n_queries=synthetic_queries,

@@ -61,51 +61,68 @@ def where(source_path: str, section: str | None) -> str:
 
 
 def event_line(evt: dict[str, Any]) -> str | None:
-    """One trace event as a markdown line (None for events not shown on their own)."""
+    """One trace event as a markdown list item (None for events not listed on their own)."""
     kind = evt.get("type")
     if kind == "tool_call":
         args = evt.get("args") or {}
-        shown = [f"{esc(k)}: {quoted(v) if k == 'query' else f'`{v}`'}" for k, v in args.items() if v is not None]
-        return f":material/build: **{esc(evt.get('tool', 'tool'))}** · " + " · ".join(shown or ["no arguments"])
+        shown = [
+            f"{esc(k)}: {quoted(v) if k == 'query' else f'`{v}`'}" for k, v in args.items() if v is not None
+        ]
+        return f"- :material/build: **`{evt.get('tool', 'tool')}`** · " + " · ".join(
+            shown or ["no arguments"]
+        )
     if kind == "tool_result":
         if "hits" in evt:
             hits = evt.get("hits") or []
-            if not hits:
-                return f":material/subdirectory_arrow_right: no hits for {quoted(evt.get('query', ''))}"
+            head = f"- :material/subdirectory_arrow_right: {len(hits) or 'no'} hit{'s' * (len(hits) != 1)}"
             rows = [
-                f"{i}. {esc(where(h.get('source_path', '?'), h.get('section')))} · :gray[score {h.get('score', 0):.4f}]"
+                f"    {i}. {esc(where(h.get('source_path', '?'), h.get('section')))} "
+                f":gray[· score {h.get('score', 0):.4f}]"
                 for i, h in enumerate(hits, 1)
             ]
-            head = f":material/subdirectory_arrow_right: {len(hits)} hit{'s' * (len(hits) != 1)} for {quoted(evt.get('query', ''))}"
-            return head + "\n" + "\n".join(rows)
-        return f":material/subdirectory_arrow_right: result: `{esc(evt.get('result'))}`"
+            return "\n".join([head, *rows])
+        return f"- :material/subdirectory_arrow_right: result: `{esc(evt.get('result'))}`"
     if kind == "grade":
         enough = " — enough to answer" if evt.get("sufficient") else ""
-        return f":material/rule: graded **{evt.get('relevant', 0)}/{evt.get('total', 0)}** relevant{enough}"
+        return f"- :material/rule: graded **{evt.get('relevant', 0)}/{evt.get('total', 0)}** relevant{enough}"
     if kind == "rewrite":
         verdict = "" if evt.get("accepted", True) else " (not used: no progress)"
-        return f":material/edit: rewrote the query {quoted(evt.get('old', ''))} → {quoted(evt.get('new', ''))}{verdict}"
+        return f"- :material/edit: rewrote the query {quoted(evt.get('old', ''))} → {quoted(evt.get('new', ''))}{verdict}"
     if kind == "answer":
         cites = ", ".join(f"\\[{n}\\]" for n in evt.get("citations") or []) or "no sources"
         again = " (regenerated without unsupported claims)" if evt.get("regenerated") else ""
-        return f":material/edit_note: drafted the answer: {evt.get('chars', 0)} characters, cites {cites}{again}"
+        return f"- :material/edit_note: drafted the answer: {evt.get('chars', 0)} characters, cites {cites}{again}"
     if kind == "verification":
         claims = evt.get("claims") or []
         supported = sum(1 for c in claims if c.get("supported"))
         status = evt.get("status", "")
         if status == "regenerating":
-            return f":material/autorenew: {len(claims) - supported} claim(s) unsupported: regenerating without them"
-        return f":material/fact_check: verification: **{esc(status)}** ({supported}/{len(claims)} claims supported)"
+            return f"- :material/autorenew: {len(claims) - supported} claim(s) unsupported: regenerating without them"
+        return f"- :material/fact_check: verification: **{esc(status)}** ({supported}/{len(claims)} claims supported)"
     if kind == "flag":
-        label, color, icon = FLAG_STYLE.get(evt.get("kind", ""), (evt.get("kind", "flag"), "gray", ":material/flag:"))
-        return f":{color}-badge[{icon} {label}] {esc(evt.get('message', ''))}"
+        label, color, icon = FLAG_STYLE.get(
+            evt.get("kind", ""), (evt.get("kind", "flag"), "gray", ":material/flag:")
+        )
+        return f"- :{color}-badge[{icon} {label}] {esc(evt.get('message', ''))}"
     if kind == "budget_stop":
-        return f":material/timer_off: **budget stop** · {esc(evt.get('reason', ''))}"
+        return f"- :material/timer_off: **budget stop** · {esc(evt.get('reason', ''))}"
     if kind == "error":
-        return f":material/warning: :orange[{esc(evt.get('message', ''))}]"
-    if kind == "node_end":
-        return f":gray[{esc(evt.get('node', '?'))} · {evt.get('ms', 0):g} ms]"
+        return f"- :material/warning: :orange[{esc(evt.get('message', ''))}]"
     return None
+
+
+def timings_line(trace: list[dict[str, Any]]) -> str:
+    """Node timings in order: `decide 12 ms → retrieve 58 ms → …`."""
+    steps = [f"{esc(e.get('node', '?'))} {e.get('ms', 0):g} ms" for e in trace if e.get("type") == "node_end"]
+    return f":gray[:material/timer: {' → '.join(steps)}]" if steps else ""
+
+
+def trace_markdown(trace: list[dict[str, Any]]) -> str:
+    """The whole trace as one compact markdown block (live and restored views alike)."""
+    lines = [line for e in trace if (line := event_line(e))]
+    body = "\n".join(lines)
+    timings = timings_line(trace)
+    return "\n\n".join(part for part in (body, timings) if part) or "No trace was recorded for this turn."
 
 
 def live_label(evt: dict[str, Any]) -> str | None:
@@ -131,9 +148,8 @@ def trace_label(record: dict[str, Any]) -> str:
 
 def render_trace(record: dict[str, Any]) -> None:
     """The stored trace, collapsed, in the same box the live view uses."""
-    lines = [line for e in record.get("trace") or [] if (line := event_line(e))]
     with st.status(trace_label(record), state="complete", expanded=False):
-        st.markdown("\n\n".join(lines) or "No trace was recorded for this turn.")
+        st.markdown(trace_markdown(record.get("trace") or []))
 
 
 # ----------------------------------------------------------------------------- flags
@@ -155,7 +171,9 @@ def render_flags(record: dict[str, Any]) -> None:
         return
     badges = []
     for kind, _ in groups:
-        label, color, icon = FLAG_STYLE.get(kind, (kind.replace("_", " ").capitalize(), "gray", ":material/flag:"))
+        label, color, icon = FLAG_STYLE.get(
+            kind, (kind.replace("_", " ").capitalize(), "gray", ":material/flag:")
+        )
         badges.append(f":{color}-badge[{icon} {label}]")
     st.markdown(" ".join(badges))
     details: list[str] = []
@@ -192,11 +210,12 @@ def render_chunk(source: dict[str, Any]) -> None:
             "It was redacted from what the model saw.",
             icon=":material/gpp_maybe:",
         )
-    st.code(source.get("content", ""), language=None, wrap_lines=True)
+    st.text(source.get("content", ""))
 
 
 def citation_label(source: dict[str, Any]) -> str:
-    return f"[{source.get('n')}] {where(source.get('source_path', '?'), source.get('section'))}"
+    """`[n] path › section`: expander labels are markdown, so the path and section are escaped."""
+    return f"[{source.get('n')}] {esc(where(source.get('source_path', '?'), source.get('section')))}"
 
 
 def render_citations(record: dict[str, Any]) -> None:
@@ -247,12 +266,20 @@ def render_turn(record: dict[str, Any]) -> None:
 # ----------------------------------------------------------------------------- no model
 
 
-def render_search_results(question: str, hits: list[dict[str, Any]], message: str) -> None:
-    """What we can still show without a model: the most relevant passages."""
+def render_search_results(
+    question: str, hits: list[dict[str, Any]], message: str, unavailable: str | None = None
+) -> None:
+    """What we can still show without a model: the most relevant passages.
+
+    `unavailable` (the ModelUnavailable message) is shown in the answer unless the page
+    already shows it.
+    """
     with st.chat_message("user"):
         st.markdown(question)
     with st.chat_message("assistant", avatar=":material/search:"):
         st.markdown("#### Search results (no model available)")
+        if unavailable:
+            st.error(unavailable, icon=":material/power_off:")
         st.caption(
             "The chat model is unavailable, so these passages were found by search alone; "
             "nothing here was written or checked by a model."
@@ -260,7 +287,7 @@ def render_search_results(question: str, hits: list[dict[str, Any]], message: st
         if not hits:
             st.info(message or "No passages matched.", icon=":material/search_off:")
         for i, hit in enumerate(hits, 1):
-            with st.expander(f"[{i}] {where(hit.get('source_path', '?'), hit.get('section'))}", expanded=i == 1):
+            with st.expander(citation_label({**hit, "n": i}), icon=":material/description:", expanded=i == 1):
                 render_chunk(hit)
 
 
@@ -272,6 +299,10 @@ class LiveTurn:
 
     def __init__(self) -> None:
         self.status = st.status("Thinking…", expanded=True)
+        self._label("Thinking…")
+        with self.status:
+            self.trace_box = st.empty()
+        self.trace: list[dict[str, Any]] = []
         self.answer_box = st.empty()
         self.text = ""
         self.record: dict[str, Any] | None = None
@@ -286,18 +317,24 @@ class LiveTurn:
         if kind == "turn_complete":
             self.finish(evt["record"], evt.get("thread_id"))
             return
-        if kind == "node_start" and evt.get("node") in ("generate", "decide"):
-            # A new draft (or a decision that may precede a tool call): start the text over.
+        if (kind == "node_start" and evt.get("node") in ("generate", "decide")) or kind == "tool_call":
+            # A new draft, or a decision's words before it calls a tool: start the text over.
             self.text = ""
             self.answer_box.empty()
         if label := live_label(evt):
-            self.status.update(label=label)
-        if line := event_line(evt):
-            with self.status:
-                st.markdown(line)
+            self._label(label)
+        self.trace.append(evt)
+        if event_line(evt) or kind == "node_end":
+            self.trace_box.markdown(trace_markdown(self.trace))
+
+    def _label(self, label: str) -> None:
+        # Streamlit 1.67 collapses a status whose update() leaves `expanded` out, and draws a
+        # new one with a check mark until its state is sent again: always send both.
+        self.status.update(label=label, expanded=True, state="running")
 
     def finish(self, record: dict[str, Any], thread_id: str | None) -> None:
         self.record, self.thread_id = record, thread_id
+        self.trace_box.markdown(trace_markdown(record.get("trace") or self.trace))
         self.status.update(label=trace_label(record), state="complete", expanded=False)
         self.answer_box.markdown(record.get("answer") or "_(no answer)_")
         render_answer_footer(record)

@@ -69,7 +69,9 @@ def safe_filename(name: str) -> str:
     if not base or set(base) == {"."}:
         raise UploadRejected(f"The file name {raw!r} is not a usable file name.")
     if base.startswith("."):
-        raise UploadRejected(f"Hidden files ({base}) are not accepted: rename the file without the leading dot.")
+        raise UploadRejected(
+            f"Hidden files ({base}) are not accepted: rename the file without the leading dot."
+        )
     if _BAD_NAME_CHARS.search(base):
         raise UploadRejected(f"The file name {raw!r} contains control characters.")
     if len(base) > MAX_NAME_CHARS:
@@ -150,12 +152,14 @@ def save_and_index(
     return report
 
 
-def _named(result: FileResult, staging: Path) -> FileResult:
-    """index_paths names failed files by their full path: show the stored name instead."""
+def _named(result: FileResult, folder: Path) -> FileResult:
+    """index_paths names failed files by their full path, and some loader errors quote it:
+    show the stored name instead (the staging folder means nothing to the user)."""
+    prefix = f"{folder}/"
     path = Path(result.source_path)
-    if path.is_absolute() and path.parent == staging:
-        return FileResult(path.name, result.status, result.chunks, result.reason)
-    return result
+    name = path.name if path.is_absolute() and path.parent == folder else result.source_path
+    reason = result.reason.replace(prefix, "") if result.reason else result.reason
+    return FileResult(name, result.status, result.chunks, reason)
 
 
 def reindex_document(component: str, source_path: str, *, settings: Settings | None = None) -> FileResult:

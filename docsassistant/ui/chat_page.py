@@ -1,0 +1,368 @@
+"""The chat page: conversations (`?thread=`), live turns, shared snapshots (`?share=`).
+
+The URL is the state: `?thread=<id>` restores a conversation from its checkpoint (nothing
+is re-run); `?share=<token>` shows a read-only snapshot that can be continued in a fork.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from docsassistant.config import Settings, get_settings
+from docsassistant.ui import render
+
+OFFLINE_KEY = "offline_results"  # search-only answers shown while the model is unavailable
+NOTICE_KEY = "notice"  # a message to show once after a callback
+
+
+@st.cache_data(ttl=15, show_spinner=False)
+def _cached_health(ollama_host: str, chat_model: str, database: str) -> dict[str, Any]:
+    from docsassistant.health import health
+
+    return health(get_settings())
+
+
+def health_status(settings: Settings) -> dict[str, Any]:
+    """Health of the database and Ollama, re-checked at most every 15 s per configuration."""
+    return _cached_health(
+        settings.ollama_host, settings.chat_model, settings.database_url or str(settings.data_dir)
+    )
+
+
+def render_health(status: dict[str, Any]) -> None:
+    db, model = status["database"], status["ollama"]
+    dot = {True: ":green[●]", False: ":red[●]"}
+    db_text = "Database connected" if db["ok"] else "Database unavailable"
+    model_text = f"Ollama `{model['model']}` ready" if model["ok"] else "Ollama unavailable"
+    st.caption(f"{dot[db['ok']]} {db_text} · {dot[model['ok']]} {model_text}")
+    if not db["ok"]:
+        st.error(db["detail"], icon=":material/database:")
+    if not model["ok"]:
+        st.error(
+            f"**The chat model is unavailable.** {model['detail']}\n\n"
+            "Until then, questions are answered with search results only.",
+            icon=":material/power_off:",
+        )
+
+
+# ----------------------------------------------------------------------------- navigation
+
+
+def current_thread() -> str | None:
+    return st.query_params.get("thread") or None
+
+
+def open_thread(thread_id: str | None) -> None:
+    """Switch the page to a conversation (None: a new one)."""
+    st.query_params.clear()
+    st.session_state.pop(OFFLINE_KEY, None)
+    if thread_id:
+        st.query_params["thread"] = thread_id
+
+
+def continue_shared(token: str) -> None:
+    """Fork a shared snapshot into a new thread and switch to it (callback)."""
+    from docsassistant.agent.runner import fork_thread
+    from docsassistant.sharing import ShareNotFound, get_share
+
+    try:
+        share = get_share(token)
+        thread_id = fork_thread(share["turns"])
+    except (ShareNotFound, ValueError) as exc:
+        st.session_state[NOTICE_KEY] = ("error", str(exc))
+        return
+    open_thread(thread_id)
+    st.session_state[NOTICE_KEY] = (
+        "success",
+        "This is your copy of the shared conversation: ask a follow-up below. The original is unchanged.",
+    )
+
+
+def share_thread(thread_id: str) -> None:
+    from docsassistant.sharing import create_share
+
+    try:
+        st.session_state["new_share"] = create_share(thread_id)
+    except ValueError as exc:
+        st.session_state[NOTICE_KEY] = ("warning", str(exc))
+
+
+def revoke(token: str) -> None:
+    from docsassistant.sharing import revoke_share
+
+    revoke_share(token)
+    if st.session_state.get("new_share") == token:
+        st.session_state.pop("new_share")
+
+
+def share_url(token: str) -> str:
+    """The full link when the browser's URL is known, else a relative one."""
+    base = ""
+    try:
+        base = st.context.url or ""
+    except Exception:  # outside a browser session (tests)
+        base = ""
+    base = base.split("?")[0]
+    if base and urlsplit(base).path == "":
+        base += "/"
+    return f"{base}?share={token}"
+
+
+def utc(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
+def show_notice() -> None:
+    notice = st.session_state.pop(NOTICE_KEY, None)
+    if notice:
+        kind, message = notice
+        getattr(st, kind)(message)
+
+
+# ----------------------------------------------------------------------------- sidebar
+
+
+def sidebar_top(shared: bool) -> str | None:
+    """New conversation and the component filter; returns the component (None = all)."""
+    from docsassistant.search import list_components
+
+    with st.sidebar:
+        st.button(
+            "New conversation",
+            icon=":material/add_comment:",
+            type="primary",
+            width="stretch",
+            on_click=open_thread,
+            args=(None,),
+        )
+        if shared:
+            return None
+        try:
+            components = list_components()
+        except Exception:  # the health line already explains an unreachable database
+            components = []
+        choice = st.selectbox(
+            "Component",
+            ["All", *components],
+            key="component_filter",
+            help="Search only this component's documents.",
+        )
+    return None if choice == "All" else choice
+
+
+def sidebar_conversations(thread_id: str | None) -> None:
+    from docsassistant.conversations import list_conversations
+
+    with st.sidebar:
+        st.markdown("**Conversations**")
+        try:
+            conversations = list_conversations()
+        except Exception as exc:
+            st.caption(f"Unavailable: {exc}")
+            return
+        if not conversations:
+            st.caption("None yet: ask a question to start one.")
+        with st.container(gap=None):
+            for conv in conversations:
+                current = conv["thread_id"] == thread_id
+                label = short(conv["title"], 27 if current else 32)
+                st.button(
+                    f"**{render.esc(label)}**" if current else render.esc(label),
+                    key=f"conv-{conv['thread_id']}",
+                    type="tertiary",
+                    icon=":material/chat:" if current else ":material/chat_bubble_outline:",
+                    help=conv["title"] if label != conv["title"] else None,
+                    on_click=open_thread,
+                    args=(conv["thread_id"],),
+                )
+
+
+def short(title: str, limit: int = 32) -> str:
+    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+
+
+def sidebar_share(thread_id: str) -> None:
+    from docsassistant.sharing import list_shares
+
+    with st.sidebar:
+        st.divider()
+        st.markdown("**Share this conversation**")
+        st.button(
+            "Share",
+            icon=":material/share:",
+            width="stretch",
+            on_click=share_thread,
+            args=(thread_id,),
+            help="Create a read-only link to the conversation as it is now.",
+        )
+        links = list_shares(thread_id)
+        active = [link for link in links if link["revoked_at"] is None]
+        for link in active:
+            fresh = link["token"] == st.session_state.get("new_share")
+            st.caption(
+                ("New link" if fresh else "Link")
+                + f" · snapshot of {link['turns']} turn{'s' * (link['turns'] != 1)} · {utc(link['created_at'])}"
+            )
+            st.code(share_url(link["token"]), language=None, wrap_lines=True)
+            st.button(
+                "Revoke",
+                key=f"revoke-{link['token']}",
+                icon=":material/link_off:",
+                type="tertiary",
+                on_click=revoke,
+                args=(link["token"],),
+            )
+        revoked = len(links) - len(active)
+        if revoked:
+            st.caption(f"{revoked} revoked link{'s' * (revoked != 1)}.")
+
+
+# ----------------------------------------------------------------------------- turns
+
+
+def run_turn_live(
+    question: str, thread_id: str | None, component: str | None, *, explained: bool = False
+) -> str | None:
+    """Stream a turn into the page; returns the thread id (None if nothing was recorded)."""
+    from docsassistant.agent.llm import ModelUnavailable
+    from docsassistant.agent.runner import stream_turn
+
+    events = stream_turn(question, thread_id, component)
+    try:
+        first = next(events)  # Ollama and the database are checked before anything runs
+    except ModelUnavailable as exc:
+        show_offline(question, component, str(exc), thread_id, explained)
+        return thread_id
+    except Exception as exc:
+        with st.chat_message("user"):
+            st.markdown(question)
+        st.error(f"The question could not be run: {exc}", icon=":material/error:")
+        return thread_id
+    with st.chat_message("user"):
+        st.markdown(question)
+    with st.chat_message("assistant"):
+        live = render.LiveTurn()
+        try:
+            live.on_event(first)
+            for evt in events:
+                live.on_event(evt)
+        except Exception as exc:
+            live.fail(f"The turn stopped with an error: {type(exc).__name__}: {exc}")
+    return live.thread_id or thread_id
+
+
+def show_offline(
+    question: str, component: str | None, message: str, thread_id: str | None, explained: bool = False
+) -> None:
+    """The model is unavailable: say what to run and show the most relevant passages."""
+    from docsassistant.search import search_docs
+
+    try:
+        hits = search_docs(question, component, k=5)
+        note = ""
+    except Exception as exc:
+        hits, note = [], f"Search failed too: {exc}"
+    result = {"question": question, "hits": hits, "message": message, "note": note, "thread": thread_id}
+    st.session_state.setdefault(OFFLINE_KEY, []).append(result)
+    render_offline(result, explained)
+
+
+def render_offline(result: dict[str, Any], explained: bool = False) -> None:
+    """A search-only answer; `explained`: the page header already says what to run."""
+    render.render_search_results(
+        result["question"], result["hits"], result["note"], None if explained else result["message"]
+    )
+
+
+# ----------------------------------------------------------------------------- pages
+
+
+def render_shared(token: str) -> None:
+    from docsassistant.sharing import ShareNotFound, get_share
+
+    sidebar_top(shared=True)
+    try:
+        share = get_share(token)
+    except ShareNotFound as exc:
+        st.title("Shared conversation")
+        st.error(str(exc), icon=":material/link_off:")
+        return
+    turns = share["turns"]
+    with st.container():
+        st.header(share["title"], anchor=False)
+        show_notice()
+        st.info(
+            f"Read-only snapshot of a shared conversation ({len(turns)} turn{'s' * (len(turns) != 1)}, "
+            f"shared {utc(share['created_at'])}). Continue it to ask follow-ups: "
+            "you get your own copy and the original stays unchanged.",
+            icon=":material/visibility:",
+        )
+    for record in turns:
+        render.render_turn(record)
+    st.button(
+        "Continue this conversation",
+        icon=":material/forum:",
+        type="primary",
+        on_click=continue_shared,
+        args=(token,),
+    )
+
+
+def render_chat(settings: Settings) -> None:
+    from docsassistant.agent.runner import load_turns
+    from docsassistant.conversations import get_conversation
+
+    status = health_status(settings)
+    thread_id = current_thread()
+    component = sidebar_top(shared=False)
+    turns: list[dict[str, Any]] = []
+    conversation = None
+    if thread_id and status["database"]["ok"]:
+        turns = load_turns(thread_id)
+        conversation = get_conversation(thread_id)
+        if not conversation and not turns:
+            st.session_state[NOTICE_KEY] = ("warning", "That conversation does not exist; this is a new one.")
+            open_thread(None)
+            thread_id = None
+    # One container for everything above the turns, so the turns keep their positions from
+    # run to run (a shifted chat message would show stale content while a turn streams).
+    with st.container():
+        if conversation:
+            st.header(conversation["title"], anchor=False)
+        else:
+            st.title("DocsAssistant", anchor=False)
+        render_health(status)
+        show_notice()
+        if not turns and not thread_id:
+            st.caption("Ask a question about the indexed documentation. Every answer cites its sources.")
+    if not status["database"]["ok"]:
+        return
+    for record in turns:
+        render.render_turn(record)
+    for result in st.session_state.get(OFFLINE_KEY, []):
+        if result["thread"] == thread_id:
+            render_offline(result, explained=not status["ollama"]["ok"])
+    question = st.chat_input("Ask about the documentation", submit_mode="disable")
+    if question and question.strip():
+        new_thread = run_turn_live(
+            question.strip(), thread_id, component, explained=not status["ollama"]["ok"]
+        )
+        if new_thread and new_thread != thread_id:
+            thread_id = new_thread
+            st.query_params["thread"] = thread_id
+    sidebar_conversations(thread_id)
+    if thread_id and (turns or question):
+        sidebar_share(thread_id)
+
+
+def main() -> None:
+    """The chat page (entry point used by app.py)."""
+    token = st.query_params.get("share")
+    if token:
+        render_shared(token)
+    else:
+        render_chat(get_settings())

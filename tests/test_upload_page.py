@@ -1,0 +1,168 @@
+"""Uploads: saving (base names only, size limit) and indexing a batch where one bad file
+fails alone; the upload page itself through AppTest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from docsassistant.config import get_settings
+from docsassistant.documents import list_documents
+from docsassistant.search import search_docs
+from docsassistant.ui import uploads
+from docsassistant.ui.uploads import Upload, UploadRejected
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = "pages/1_Upload_and_index.py"
+GOOD = b"# Sprockets\n\n## Sprocket sizes\n\nSprockets come in three sizes: small, medium and large.\n"
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def uploads_dir(clean_db):
+    """An empty uploads folder for a clean store."""
+    import shutil
+
+    root = uploads.uploads_root()
+    shutil.rmtree(root, ignore_errors=True)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def by_name(report) -> dict[str, uploads.FileResult]:
+    return {r.source_path: r for r in report.results}
+
+
+def test_batch_with_broken_and_unsupported_files(uploads_dir):
+    seen = []
+    report = uploads.save_and_index(
+        [
+            Upload("broken.pdf", b"%PDF-1.7 this is not really a pdf \x00\x01\x02"),
+            Upload("slides.pptx", b"PK\x03\x04 not supported"),
+            Upload("sprockets.md", GOOD),
+        ],
+        "parts",
+        progress=seen.append,
+    )
+    results = by_name(report)
+    assert results["sprockets.md"].status == "added" and results["sprockets.md"].chunks >= 1
+    assert results["broken.pdf"].status == "failed" and "broken.pdf" in results["broken.pdf"].reason
+    assert (
+        results["slides.pptx"].status == "failed" and "Unsupported file type" in results["slides.pptx"].reason
+    )
+    assert [p.done for p in seen] == [1, 2, 3] and {p.total for p in seen} == {3}
+    # Only the file that indexed is kept; its source path is its bare name.
+    assert sorted(p.name for p in (uploads_dir / "parts").iterdir()) == ["sprockets.md"]
+    assert [d["source_path"] for d in list_documents("parts")] == ["sprockets.md"]
+    assert search_docs("sprocket sizes", "parts")[0]["source_path"] == "sprockets.md"
+    assert not any((uploads_dir.parent / "upload-staging").glob("*"))
+
+
+def test_path_traversal_names_keep_only_the_base_name(uploads_dir):
+    report = uploads.save_and_index([Upload("../../evil.md", GOOD)], "parts")
+    assert by_name(report)["evil.md"].status == "added"
+    assert (uploads_dir / "parts" / "evil.md").is_file()
+    assert not (uploads_dir.parent.parent / "evil.md").exists()
+    assert not (uploads_dir / "evil.md").exists()
+    assert uploads.safe_filename("..\\..\\windows.md") == "windows.md"
+    assert uploads.safe_filename("/etc/passwd.md") == "passwd.md"
+    for bad in ("", ".", "..", "../..", "/", ".hidden.md", "bad\x00name.md"):
+        with pytest.raises(UploadRejected):
+            uploads.safe_filename(bad)
+
+
+def test_oversize_and_bad_names_fail_alone(uploads_dir, monkeypatch):
+    monkeypatch.setenv("DOCSASSISTANT_MAX_UPLOAD_MB", "0.001")  # about 1 KB
+    get_settings.cache_clear()
+    report = uploads.save_and_index(
+        [Upload("huge.md", b"# Huge\n\n" + b"word " * 1000), Upload("..", GOOD), Upload("ok.md", GOOD)],
+        "parts",
+    )
+    results = by_name(report)
+    assert results["huge.md"].status == "failed" and "limit is 0.001 MB" in results["huge.md"].reason
+    assert results[".."].status == "failed" and "not a usable file name" in results[".."].reason
+    assert results["ok.md"].status == "added"
+    assert not (uploads_dir / "parts" / "huge.md").exists()
+
+
+def test_reupload_updates_and_a_broken_new_version_keeps_the_old_file(uploads_dir):
+    uploads.save_and_index([Upload("sprockets.md", GOOD)], "parts")
+    again = uploads.save_and_index([Upload("sprockets.md", GOOD)], "parts")
+    assert by_name(again)["sprockets.md"].status == "unchanged"
+    changed = uploads.save_and_index([Upload("sprockets.md", GOOD + b"\nThey are made of steel.\n")], "parts")
+    assert by_name(changed)["sprockets.md"].status == "updated"
+    broken = uploads.save_and_index([Upload("sprockets.md", b"\x00\x01binary")], "parts")
+    assert by_name(broken)["sprockets.md"].status == "failed"
+    assert b"steel" in (uploads_dir / "parts" / "sprockets.md").read_bytes()
+
+
+def test_invalid_component_is_refused_before_saving(uploads_dir):
+    with pytest.raises(ValueError, match="Invalid component"):
+        uploads.save_and_index([Upload("a.md", GOOD)], "../etc")
+    assert not uploads_dir.exists() or not any(uploads_dir.iterdir())
+
+
+def test_reindex_and_delete(uploads_dir):
+    uploads.save_and_index([Upload("sprockets.md", GOOD)], "parts")
+    result = uploads.reindex_document("parts", "sprockets.md")
+    assert result.status == "updated" and result.chunks >= 1
+    assert uploads.reindex_document("parts", "../../etc/passwd").status == "failed"
+    assert uploads.delete_upload("parts", "sprockets.md") is True
+    assert list_documents("parts") == []
+    assert not (uploads_dir / "parts" / "sprockets.md").exists()
+    with pytest.raises(Exception):  # noqa: B017 - the component no longer exists
+        search_docs("sprocket sizes", "parts")
+
+
+def test_page_lists_documents_and_deletes(uploads_dir):
+    uploads.save_and_index(
+        [Upload("sprockets.md", GOOD), Upload("gears.md", GOOD.replace(b"Sprocket", b"Gear"))], "parts"
+    )
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert any(m.value.startswith("**parts** · 2 document(s)") for m in at.markdown)
+    table = at.dataframe[0].value
+    assert sorted(table["document"]) == ["gears.md", "sprockets.md"]
+    assert all(table["chunks"] >= 1) and all(table["uploaded"])
+    at.multiselect(key="doc_selection").select(("parts", "gears.md")).run()
+    at.button(key="delete-confirm").click().run()
+    assert not at.exception, at.exception
+    assert [d["source_path"] for d in list_documents("parts")] == ["sprockets.md"]
+    assert any("Deleted 1 document" in s.value for s in at.success)
+
+
+def test_page_uploads_a_batch(uploads_dir):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE).run()
+    assert "Nothing is indexed yet." in [c.value for c in at.caption]
+    # AppTest cannot type a new option into the selectbox (the browser test does): make one.
+    uploads.save_and_index([Upload("gears.md", GOOD.replace(b"Sprocket", b"Gear"))], "parts")
+    at.run()
+    at.selectbox(key="upload_component").select("parts").run()
+    at.file_uploader[0].set_value(
+        [("sprockets.md", GOOD, "text/markdown"), ("slides.pptx", b"PK..", "application/octet-stream")]
+    ).run()
+    [upload] = [b for b in at.button if b.label == "Upload and index"]
+    upload.click().run()
+    assert not at.exception, at.exception
+    assert any("1 added, 1 failed" in w.value for w in at.warning), [w.value for w in at.warning]
+    results = at.dataframe[0].value
+    assert dict(zip(results["file"], results["status"], strict=True)) == {
+        "sprockets.md": "added",
+        "slides.pptx": "failed",
+    }
+    assert "Unsupported file type" in " ".join(results["reason"])
+    assert [d["source_path"] for d in list_documents("parts")] == ["gears.md", "sprockets.md"]
+    assert at.file_uploader[0].value in (None, [])  # a fresh uploader for the next batch
