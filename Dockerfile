@@ -28,5 +28,6 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
     CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"
 
-CMD ["streamlit", "run", "app.py", "--server.address", "0.0.0.0", "--server.port", "8501", \
-     "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+# Migrate the store and index the bundled docs/ when it is empty, then serve.
+CMD ["sh", "-c", "docsassistant bootstrap && exec streamlit run app.py --server.address 0.0.0.0 \
+     --server.port 8501 --server.headless true --browser.gatherUsageStats false"]

@@ -358,24 +358,31 @@ def bench_search(
         search_docs(query, None, 5, settings=settings)
         search_docs(query, component, 5, settings=settings)
 
-    def timed(filtered: bool) -> list[float]:
+    def timed(filtered: bool, mode: str = "hybrid") -> list[float]:
         samples = []
         for query, component in chosen:
             start = time.perf_counter()
-            search_docs(query, component if filtered else None, 5, settings=settings)
+            search_docs(query, component if filtered else None, 5, mode=mode, settings=settings)
             samples.append((time.perf_counter() - start) * 1000)
         return samples
 
     say(f"Timing {len(chosen)} queries without a filter…")
     unfiltered = timed(False)
-    say("…and with a component filter…")
+    say("…with a component filter…")
     filtered = timed(True)
+    say("…dense only and full text only (no filter), to see where the time goes…")
+    dense_only = timed(False, "dense")
+    text_only = timed(False, "text")
     say("…and the query embedding alone.")
     embed_samples = []
     for query, _ in chosen:
         start = time.perf_counter()
         embedder.embed_query(query)
         embed_samples.append((time.perf_counter() - start) * 1000)
+    say("HNSW recall on the real store (exact = numpy over every chunk embedding)…")
+    store_hnsw = _store_hnsw_recall(
+        settings, embedder.embed_documents([q for q, _ in chosen]), ef_values=(40, 100, 200)
+    )
     return {
         "load_average_start": load_start,
         "load_average_end": load_average(),
@@ -389,10 +396,50 @@ def bench_search(
         "unfiltered": latency_summary(unfiltered),
         "filtered": latency_summary(filtered),
         "embed_query_only": latency_summary(embed_samples),
+        "dense_only": latency_summary(dense_only),
+        "text_only": latency_summary(text_only),
+        "store_hnsw": store_hnsw,
         "query_texts": [q for q, _ in chosen],
+        "samples": [
+            {"query": q, "component": c, "unfiltered_ms": u, "filtered_ms": f, "dense_ms": d, "text_ms": t}
+            for (q, c), u, f, d, t in zip(chosen, unfiltered, filtered, dense_only, text_only, strict=True)
+        ],
         "machine": machine(),
         "settings": settings_summary(settings),
     }
+
+
+def _store_hnsw_recall(settings: Settings, query_vectors: np.ndarray, ef_values: tuple[int, ...]) -> dict:
+    """Recall of the real `chunks` HNSW index (read-only) for the candidate list search.py
+    fetches (LIMIT CANDIDATES), against exact cosine ranking computed in numpy."""
+    from docsassistant.search import CANDIDATES
+
+    with _pg_connect(settings) as conn:
+        rows = conn.execute("SELECT id, embedding FROM chunks ORDER BY id").fetchall()
+        ids = np.array([r[0] for r in rows])
+        matrix = np.stack([r[1].to_numpy() for r in rows]).astype(np.float32)
+        sql = f"SELECT id FROM chunks ORDER BY embedding <=> %s::vector LIMIT {CANDIDATES}"
+        out: dict = {"chunks": len(ids), "limit": CANDIDATES}
+        truths = [ids[np.argsort(-(matrix @ q), kind="stable")[:CANDIDATES]] for q in query_vectors]
+        for ef in ef_values:
+            r10, r50, ms = [], [], []
+            with conn.transaction():
+                conn.execute(f"SET LOCAL hnsw.ef_search = {ef}")
+                conn.execute("SET LOCAL enable_seqscan = off")
+                for q, truth in zip(query_vectors, truths, strict=True):
+                    start = time.perf_counter()
+                    got = [r[0] for r in conn.execute(sql, (_literal(q),))]
+                    ms.append((time.perf_counter() - start) * 1000)
+                    r10.append(len(set(got[:10]) & set(truth[:10].tolist())) / 10)
+                    r50.append(len(set(got) & set(truth.tolist())) / len(truth))
+            out[str(ef)] = {
+                "recall_at_10": float(np.mean(r10)),
+                "recall_at_10_min": float(np.min(r10)),
+                f"recall_at_{CANDIDATES}": float(np.mean(r50)),
+                "p50_ms": percentile(ms, 50),
+                "p95_ms": percentile(ms, 95),
+            }
+    return out
 
 
 # --------------------------------------------------------------------------- synthetic HNSW

@@ -110,10 +110,15 @@ def index_paths(
     *,
     base: Path | str | None = None,
     prune: bool = False,
+    force: bool = False,
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
 ) -> IngestReport:
-    """Index files and folders into `component`; see the module docstring."""
+    """Index files and folders into `component`; see the module docstring.
+
+    `force` re-indexes files even when their content hash is unchanged (after a loader
+    or chunking change); the old chunks are still replaced atomically.
+    """
     settings = settings or get_settings()
     component = validate_component(component)
     base_dir = Path(base) if base is not None else Path.cwd()
@@ -137,12 +142,13 @@ def index_paths(
 
     pending: list[_Pending] = []
     for path in files:
+        name = str(path)
         try:
-            source_path = source_path_of(path, base_dir)
+            source_path = name = source_path_of(path, base_dir)
             data = path.read_bytes()
             digest = hashlib.sha256(data).hexdigest()
             existing = known.get(source_path)
-            if existing and existing[1] == digest:
+            if existing and existing[1] == digest and not force:
                 finish(FileResult(source_path, "unchanged"))
                 continue
             doc = load_document(path)
@@ -150,7 +156,10 @@ def index_paths(
             if not drafts:
                 raise LoaderError(f"{path.name} has no text to index.")
         except (LoaderError, OSError) as exc:
-            finish(FileResult(str(path), "failed", reason=str(exc)))
+            finish(FileResult(name, "failed", reason=str(exc)))
+            continue
+        except Exception as exc:  # a loader bug must not cost the rest of the batch
+            finish(FileResult(name, "failed", reason=f"Unexpected {type(exc).__name__} while reading: {exc}"))
             continue
         pending.append(
             _Pending(path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None)

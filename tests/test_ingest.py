@@ -115,3 +115,22 @@ def test_invalid_component_name_is_refused(clean_db, tmp_path: Path) -> None:
 
     with pytest.raises(ValueError, match="Invalid component name"):
         index_paths([tmp_path], "../etc", base=tmp_path)
+
+
+def test_force_reindexes_unchanged_files(clean_db, tmp_path: Path) -> None:
+    _corpus(tmp_path)
+    index_paths([tmp_path], "manual", base=tmp_path)
+    with clean_db.connect() as conn:
+        before = set(conn.execute(sa.text("SELECT id FROM chunks")).scalars())
+    report = index_paths([tmp_path], "manual", base=tmp_path, force=True)
+    assert report.counts()["updated"] == 2
+    with clean_db.connect() as conn:
+        after = set(conn.execute(sa.text("SELECT id FROM chunks")).scalars())
+    assert after and not (before & after)  # every chunk rebuilt
+
+
+def test_failed_files_are_named_by_their_source_path(clean_db, tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "bad.pdf").write_bytes(b"not a pdf")
+    report = index_paths([tmp_path / "sub" / "bad.pdf"], "manual", base=tmp_path)
+    assert [r.source_path for r in report.by_status("failed")] == ["sub/bad.pdf"]

@@ -178,5 +178,5 @@ def fork_thread(turns: list[dict[str, Any]], *, settings: Settings | None = None
     graph.update_state(
         config_for(thread_id, settings), {"messages": messages, "turns": turns}, as_node="record"
     )
-    touch_conversation(thread_id, turns[0]["question"], settings=settings)
+    touch_conversation(thread_id, f"(continued) {turns[0]['question']}", settings=settings)
     return thread_id

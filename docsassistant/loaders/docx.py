@@ -21,7 +21,8 @@ def load(path: Path) -> tuple[str | None, list[Section]]:
         blocks = list(document.iter_inner_content())
     except Exception as exc:  # zipfile, lxml and python-docx errors alike
         raise LoaderError(
-            f"{path.name} could not be read as a Word (.docx) document: {exc}. "
+            # python-docx quotes the full path; the user knows the file by its name.
+            f"{path.name} could not be read as a Word (.docx) document: {str(exc).replace(str(path), path.name)}. "
             "Re-save it as .docx and upload it again."
         ) from exc
 

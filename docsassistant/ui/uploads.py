@@ -165,12 +165,10 @@ def _named(result: FileResult, folder: Path) -> FileResult:
 def reindex_document(component: str, source_path: str, *, settings: Settings | None = None) -> FileResult:
     """Rebuild a document's chunks from its stored upload (e.g. after a loader or chunking change).
 
-    The indexer skips content it has seen (same hash), so the document is deleted first
-    and indexed again; its status is `updated`. Documents indexed from elsewhere (the CLI)
+    `force=True` makes the indexer rebuild it although its content hash is unchanged; the
+    old chunks are replaced in one transaction. Documents indexed from elsewhere (the CLI)
     have no stored upload and are reported as failed with the reason.
     """
-    from docsassistant.documents import delete_document
-
     settings = settings or get_settings()
     path = stored_file(component, source_path, settings)
     if path is None:
@@ -180,14 +178,12 @@ def reindex_document(component: str, source_path: str, *, settings: Settings | N
             reason="The original file is not among this app's uploads (it was indexed from elsewhere, "
             "e.g. with `docsassistant ingest`): index it again from there.",
         )
-    existed = delete_document(component, source_path, settings=settings)
-    report = index_paths([path], component, base=upload_dir(component, settings), settings=settings)
+    report = index_paths(
+        [path], component, base=upload_dir(component, settings), force=True, settings=settings
+    )
     if not report.results:
         return FileResult(source_path, "failed", reason="Nothing was indexed.")
-    result = _named(report.results[0], path.parent)
-    if existed and result.status == "added":
-        result.status = "updated"
-    return result
+    return _named(report.results[0], path.parent)
 
 
 def delete_upload(component: str, source_path: str, *, settings: Settings | None = None) -> bool:
