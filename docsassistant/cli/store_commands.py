@@ -103,6 +103,7 @@ def ingest(
     component: Annotated[str, typer.Option("--component", "-c", help="Component to index into.")],
     base: Annotated[Path | None, typer.Option(help="source_path is relative to this (default: cwd).")] = None,
     prune: Annotated[bool, typer.Option(help="Remove documents whose files are gone.")] = False,
+    force: Annotated[bool, typer.Option(help="Re-index files even when unchanged.")] = False,
 ) -> None:
     """Index files and folders; unchanged files are skipped."""
     from docsassistant.ingest import index_paths
@@ -114,7 +115,7 @@ def ingest(
         def on_progress(p) -> None:
             bar.update(task, total=p.total, completed=p.done, description=p.result.source_path[-50:])
 
-        report = index_paths(paths, component, base=base, prune=prune, progress=on_progress)
+        report = index_paths(paths, component, base=base, prune=prune, force=force, progress=on_progress)
     counts = report.counts()
     console.print(", ".join(f"{n} {name}" for name, n in counts.items()))
     for failed in report.by_status("failed"):
