@@ -59,7 +59,7 @@ def _sql(component: str | None, mode: Mode, identifiers: bool) -> str:
         ),
         fts AS (
             SELECT id, row_number() OVER (ORDER BY r DESC, id) AS rank
-            FROM (SELECT c.id, ts_rank_cd(c.tsv, tq.q) AS r FROM chunks c, tq
+            FROM (SELECT c.id, ts_rank(c.tsv, tq.q) AS r FROM chunks c, tq
                   WHERE c.tsv @@ tq.q {and_where} ORDER BY r DESC LIMIT :n) t
         )"""
     empty_dense = (
@@ -141,6 +141,10 @@ def search_docs(
         params["component"] = component
     with engine.begin() as conn:
         conn.execute(sa.text(f"SET LOCAL hnsw.ef_search = {EF_SEARCH}"))
+        # On a few thousand chunks the planner's costs favour a sequential scan with a
+        # full sort (measured: 17 ms dense, 8 ms full text), where the HNSW and GIN
+        # indexes answer in about 1 ms each.
+        conn.execute(sa.text("SET LOCAL enable_seqscan = off"))
         if component:
             # With a filter, HNSW alone may return fewer than LIMIT rows; iterative
             # scans keep walking the graph until enough rows pass the filter.
