@@ -48,7 +48,7 @@ class Chunk(Base):
     id: Mapped[int] = mapped_column(sa.BigInteger, sa.Identity(), primary_key=True)
     document_id: Mapped[int] = mapped_column(sa.ForeignKey("documents.id", ondelete="CASCADE"), index=True)
     # Denormalised from documents so a component filter needs no join in the vector scan.
-    component: Mapped[str] = mapped_column(sa.Text, index=True)
+    component: Mapped[str] = mapped_column(sa.Text)
     ordinal: Mapped[int] = mapped_column(sa.Integer)
     section: Mapped[str] = mapped_column(sa.Text, default="")
     content: Mapped[str] = mapped_column(sa.Text)

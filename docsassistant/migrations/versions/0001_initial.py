@@ -54,7 +54,9 @@ def upgrade() -> None:
         )"""
     )
     op.execute("CREATE INDEX ix_chunks_document_id ON chunks (document_id)")
-    op.execute("CREATE INDEX ix_chunks_component ON chunks (component)")
+    # No B-tree index on chunks.component on purpose: with one, the planner answers a
+    # filtered vector search by scanning the component and sorting every distance
+    # (measured 16 ms on 3.6k chunks) instead of an HNSW iterative scan (~1 ms).
     op.execute("CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)")
     op.execute("CREATE INDEX ix_chunks_tsv ON chunks USING gin (tsv)")
     op.execute("CREATE INDEX ix_chunks_search_terms ON chunks USING gin (search_terms)")
