@@ -58,9 +58,91 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _proc_cpu_s(pid: int) -> tuple[float, float]:
+    """(own, reaped children's) CPU seconds of a process from /proc; (0, 0) if unreadable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, (int(fields[13]) + int(fields[14])) / tick
+
+
+def server_cpu_seconds(settings: Settings) -> float | None:
+    """CPU seconds used so far by the embedded PostgreSQL (postmaster, its live and reaped
+    children); None with DATABASE_URL or off Linux."""
+    pid_file = settings.pg_dir / "postmaster.pid"
+    if settings.database_url or not pid_file.is_file() or not Path("/proc").is_dir():
+        return None
+    try:
+        postmaster = int(pid_file.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    own, reaped = _proc_cpu_s(postmaster)
+    total = own + reaped
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == postmaster:
+            total += _proc_cpu_s(int(stat.parent.name))[0]
+    return total
+
+
+def machine_busy_seconds() -> float | None:
+    """CPU seconds all processes on the machine have been busy (from /proc/stat), summed over CPUs."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """Wall time, this process's CPU, the embedded server's CPU and the whole machine's busy
+    CPU over a block: whatever remains of the machine's busy time was other work."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.figures: dict[str, float | None] = {}
+
+    def __enter__(self) -> CpuMeter:
+        self._start = (
+            time.perf_counter(),
+            cpu_seconds(),
+            server_cpu_seconds(self.settings),
+            machine_busy_seconds(),
+        )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        wall, own, server, busy = self._start
+        end_server, end_busy = server_cpu_seconds(self.settings), machine_busy_seconds()
+        self.figures = {
+            "wall_s": time.perf_counter() - wall,
+            "process_cpu_s": cpu_seconds() - own,
+            "server_cpu_s": None if server is None or end_server is None else end_server - server,
+            "machine_busy_cpu_s": None if busy is None or end_busy is None else end_busy - busy,
+        }
+        known = [self.figures["process_cpu_s"], self.figures["server_cpu_s"]]
+        if self.figures["machine_busy_cpu_s"] is not None and None not in known:
+            self.figures["other_cpu_s"] = self.figures["machine_busy_cpu_s"] - sum(known)
+
+
 def load_average() -> list[float]:
     """1/5/15-minute load averages: other work on the machine skews wall times."""
     return [round(x, 2) for x in os.getloadavg()]
+
+
+def set_torch_threads(threads: int | None) -> int:
+    """Optionally change torch's intra-op thread count (a benchmark knob); return the count in use."""
+    import torch
+
+    if threads:
+        torch.set_num_threads(threads)
+    return int(torch.get_num_threads())
 
 
 def peak_rss_mb() -> float:
@@ -124,6 +206,7 @@ def bench_ingest(
     overlap: int | None = None,
     prefix: str | None = None,
     keep: bool = False,
+    torch_threads: int | None = None,
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
     log: Callable[[str], None] | None = None,
@@ -175,6 +258,7 @@ def bench_ingest(
     embedder = get_embedder(settings)
     embedder.embed_documents(["warm-up"])
     model_load_s = time.perf_counter() - start
+    threads = set_torch_threads(torch_threads)
 
     result: dict = {
         "corpus": str(corpus_dir),
@@ -183,12 +267,13 @@ def bench_ingest(
         "machine": machine(),
         "store_chunks_before": chunks_before,
         "model_load_s": model_load_s,
+        "torch_threads": threads,
         "load_average_start": load_average(),
     }
     try:
         say("Ingesting (timed)…")
         reports = []
-        with _RecordingEmbedder(embedder) as recorder:
+        with _RecordingEmbedder(embedder) as recorder, CpuMeter(settings) as meter_a:
             start, cpu_start = time.perf_counter(), cpu_seconds()
             for folder, component in components.items():
                 reports.append(
@@ -211,11 +296,12 @@ def bench_ingest(
         texts = sum(len(g) for g in recorder.groups)
 
         say(f"Embedding the same {texts} texts with the model alone (timed)…")
-        start, cpu_start = time.perf_counter(), cpu_seconds()
-        for group in recorder.groups:
-            embedder.embed_documents(group)
-        embed_only_s = time.perf_counter() - start
-        embed_only_cpu_s = cpu_seconds() - cpu_start
+        with CpuMeter(settings) as meter_b:
+            start, cpu_start = time.perf_counter(), cpu_seconds()
+            for group in recorder.groups:
+                embedder.embed_documents(group)
+            embed_only_s = time.perf_counter() - start
+            embed_only_cpu_s = cpu_seconds() - cpu_start
 
         say("Re-ingesting the unchanged corpus (timed)…")
         start = time.perf_counter()
@@ -244,6 +330,7 @@ def bench_ingest(
                 "ingest_cpu_s": ingest_cpu_s,
                 "embed_only_cpu_s": embed_only_cpu_s,
                 "cpu_ratio": ingest_cpu_s / embed_only_cpu_s if embed_only_cpu_s else None,
+                "cpu_accounting": {"ingest": meter_a.figures, "embed_only": meter_b.figures},
                 "non_embedding_s": ingest_s - recorder.seconds,
                 "reingest_s": reingest_s,
                 "reingest_share": reingest_s / ingest_s if ingest_s else None,
@@ -315,11 +402,29 @@ def qa_queries(qa_path: Path | str) -> list[tuple[str, str | None]]:
     return out
 
 
+def choose_queries(
+    settings: Settings, queries: int, qa_path: Path | str | None, warmup: int, known: set[str]
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]], int]:
+    """(timed queries, warm-up queries, how many came from the QA file): distinct, QA first."""
+    chosen: list[tuple[str, str | None]] = []
+    if qa_path is not None:
+        chosen = list(qa_queries(qa_path))[:queries]
+    from_qa = len(chosen)
+    extra = generated_queries(settings, queries - from_qa + warmup + len(chosen))
+    taken = {q.lower() for q, _ in chosen}
+    extra = [(q, c) for q, c in extra if q.lower() not in taken]
+    warm = extra[:warmup]
+    chosen += extra[warmup : warmup + queries - from_qa]
+    default_component = sorted(known)[0]
+    return [(q, c if c in known else default_component) for q, c in chosen], warm, from_qa
+
+
 def bench_search(
     *,
     queries: int = 200,
     qa_path: Path | str | None = None,
     warmup: int = 20,
+    torch_threads: int | None = None,
     settings: Settings | None = None,
     log: Callable[[str], None] | None = None,
 ) -> dict:
@@ -339,21 +444,12 @@ def bench_search(
     with engine.connect() as conn:
         store_chunks = int(conn.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one())
 
-    chosen: list[tuple[str, str | None]] = []
-    if qa_path is not None:
-        chosen = [(q, c) for q, c in qa_queries(qa_path)][:queries]
-    from_qa = len(chosen)
-    extra = generated_queries(settings, queries - from_qa + warmup + len(chosen))
-    taken = {q.lower() for q, _ in chosen}
-    extra = [(q, c) for q, c in extra if q.lower() not in taken]
-    warm = extra[:warmup]
-    chosen += extra[warmup : warmup + queries - from_qa]
-    default_component = sorted(known)[0]
-    chosen = [(q, c if c in known else default_component) for q, c in chosen]
+    chosen, warm, from_qa = choose_queries(settings, queries, qa_path, warmup, known)
 
     load_start = load_average()
     say(f"Warming up with {len(warm)} queries…")
     embedder = get_embedder(settings)
+    threads = set_torch_threads(torch_threads)
     for query, component in warm:
         search_docs(query, None, 5, settings=settings)
         search_docs(query, component, 5, settings=settings)
@@ -386,6 +482,7 @@ def bench_search(
     return {
         "load_average_start": load_start,
         "load_average_end": load_average(),
+        "torch_threads": threads,
         "store_chunks": store_chunks,
         "components": sorted(known),
         "queries": len(chosen),
@@ -499,6 +596,8 @@ def bench_synthetic(
     ef_values: tuple[int, ...] = (40, 100, 200),
     limit: int = 50,
     maintenance_work_mem: str = "1GB",
+    m: int | None = None,
+    ef_construction: int | None = None,
     settings: Settings | None = None,
     log: Callable[[str], None] | None = None,
 ) -> dict:
@@ -569,9 +668,13 @@ def bench_synthetic(
             say(f"Building HNSW (maintenance_work_mem={maintenance_work_mem}, {workers} parallel workers)…")
             conn.execute(f"SET maintenance_work_mem = '{maintenance_work_mem}'")
             start = time.perf_counter()
+            options = {"m": m, "ef_construction": ef_construction}
+            with_clause = ", ".join(f"{k} = {int(v)}" for k, v in options.items() if v)
             conn.execute(
                 f"CREATE INDEX {BENCH_TABLE}_hnsw ON {BENCH_TABLE} USING hnsw (embedding vector_cosine_ops)"
+                + (f" WITH ({with_clause})" if with_clause else "")
             )
+            result["hnsw_options"] = with_clause or "defaults (m = 16, ef_construction = 64)"
             result["build_s"] = time.perf_counter() - start
             result["parallel_maintenance_workers"] = int(workers)
             result["index_mb"] = (

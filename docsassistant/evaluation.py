@@ -197,6 +197,7 @@ class QuestionResult:
     in_scope: float | None = None  # count questions: share of hits under `scope`
     store_count: int | None = None  # count questions: documents under `scope` in the store
     expected_count: int | None = None
+    context_chars: int = 0  # characters of text in the k hits (what an answering model reads)
     latency_ms: float = 0.0
 
 
@@ -240,6 +241,7 @@ def evaluate_question(
         evidence=evidence_found(item.evidence, [h["content"] for h in hits]) if answerable else None,
         top_score=top.get("score"),
         top_similarity=top.get("similarity"),
+        context_chars=sum(len(h["content"]) for h in hits),
         latency_ms=latency_ms,
     )
     if item.type == "count" and item.scope:
@@ -286,6 +288,7 @@ def aggregate(results: list[QuestionResult]) -> dict[str, dict]:
             agg["answerable_below_max"] = (
                 sum(s <= max(sims) for s in answerable_sims) if sims and answerable_sims else None
             )
+        agg["context_chars_mean"] = _mean(float(r.context_chars) for r in rows)
         agg["latency_ms_mean"] = _mean(r.latency_ms for r in rows)
         out[name] = agg
     return out
@@ -301,6 +304,7 @@ def evaluate_qa(
 ) -> dict:
     """Run every question; return {"k", "settings", "questions": [...], "aggregate": {...}}."""
     settings = settings or get_settings()
+    _warm_up(settings, search)
     results = []
     for i, item in enumerate(questions, 1):
         results.append(evaluate_question(item, k, settings=settings, search=search))
@@ -312,6 +316,14 @@ def evaluate_qa(
         "questions": [asdict(r) for r in results],
         "aggregate": aggregate(results),
     }
+
+
+def _warm_up(settings: Settings, search: SearchFn) -> None:
+    """Load the embedding model before the first timed search (only for the real search)."""
+    if getattr(search, "func", search) is search_docs:  # also a functools.partial of it
+        from docsassistant.embeddings import get_embedder
+
+        get_embedder(settings).embed_query("warm-up")
 
 
 def settings_summary(settings: Settings) -> dict:
@@ -515,6 +527,7 @@ def evaluate_beir(
 ) -> dict:
     """Search every judged query (asking for k*3 chunks, collapsed to documents) and score it."""
     settings = settings or get_settings()
+    _warm_up(settings, search)
     chunk_k = min(k * 3, MAX_K)
     judged = {qid: rels for qid, rels in data.qrels.items() if qid in data.queries}
     run: dict[str, dict[str, float]] = {}

@@ -85,8 +85,8 @@ def _print_qa(result: dict) -> None:
     console.print(per_question)
 
     agg = result["aggregate"]
-    table = Table(title=f"Retrieval quality by question type (k={k})")
-    for col in ("type", "n", f"recall@{k}", f"hit@{k}", f"all@{k}", "MRR", "evidence", "other"):
+    table = Table(title=f"Retrieval quality by question type (k={k}, {result['mode']} search)")
+    for col in ("type", "n", f"recall@{k}", f"hit@{k}", f"all@{k}", "MRR", "evidence", "chars", "other"):
         table.add_column(col)
     for name in ("single", "multi", "answerable", "count", "unanswerable"):
         a = agg.get(name)
@@ -114,9 +114,15 @@ def _print_qa(result: dict) -> None:
             _fmt(a.get("all_found_rate")),
             _fmt(a.get("mrr")),
             _fmt(a.get("evidence")),
+            _fmt(a.get("context_chars_mean"), 0),
             other,
         )
     console.print(table)
+    console.print(
+        "evidence = share of the expected evidence strings found verbatim (case, spaces, ` and * "
+        f"ignored) in the {k} hits; chars = characters of text in the {k} hits.",
+        highlight=False,
+    )
     single = agg.get("single")
     if single and single.get("hit_rate") is not None:
         ok = single["hit_rate"] >= 0.85
@@ -129,7 +135,8 @@ def _print_qa(result: dict) -> None:
 
 def _print_beir(result: dict) -> None:
     table = Table(
-        title=f"BEIR {result['component']} ({result['queries']} judged queries, {result['documents']} docs)"
+        title=f"BEIR {result['component']} ({result['queries']} judged queries, {result['documents']} docs, "
+        f"{result['mode']} search)"
     )
     table.add_column("metric")
     table.add_column("value")
@@ -160,6 +167,9 @@ def eval_search(
         str | None, typer.Option("--component", "-c", help="BEIR component name (default beir-<folder>).")
     ] = None,
     split: Annotated[str, typer.Option(help="BEIR qrels split.")] = "test",
+    mode: Annotated[
+        str, typer.Option(help="search_docs mode: hybrid (the app's), dense or text, to compare retrievers.")
+    ] = "hybrid",
     json_out: Annotated[Path | None, typer.Option("--json-out", help="Write all results as JSON.")] = None,
 ) -> None:
     """Retrieval quality: source recall/MRR per question type, or BEIR nDCG/recall/MRR."""
@@ -168,6 +178,14 @@ def eval_search(
     if (qa is None) == (beir is None):
         console.print("Pass exactly one of --qa FILE or --beir DIR.")
         raise typer.Exit(2)
+    if mode not in ("hybrid", "dense", "text"):
+        console.print(f"--mode must be hybrid, dense or text, not {mode!r}.")
+        raise typer.Exit(2)
+    from functools import partial
+
+    from docsassistant.search import search_docs
+
+    search = partial(search_docs, mode=mode)
     settings = get_settings()
     if qa is not None:
         if not qa.is_file():
@@ -193,9 +211,14 @@ def eval_search(
             with _progress_bar() as bar:
                 task = bar.add_task("Searching", total=len(questions))
                 result = evaluation.evaluate_qa(
-                    questions, k, settings=settings, progress=lambda i, n: bar.update(task, completed=i)
+                    questions,
+                    k,
+                    settings=settings,
+                    search=search,
+                    progress=lambda i, n: bar.update(task, completed=i),
                 )
         result["qa_file"] = str(qa)
+        result["mode"] = mode
         _print_qa(result)
         _write_json(json_out, result)
         return
@@ -218,9 +241,15 @@ def eval_search(
         with _progress_bar() as bar:
             task = bar.add_task("Searching", total=len(data.qrels))
             result = evaluation.evaluate_beir(
-                data, name, k, settings=settings, progress=lambda i, n: bar.update(task, completed=i, total=n)
+                data,
+                name,
+                k,
+                settings=settings,
+                search=search,
+                progress=lambda i, n: bar.update(task, completed=i, total=n),
             )
     result["beir_folder"] = str(beir)
+    result["mode"] = mode
     _print_beir(result)
     _write_json(json_out, result)
 
@@ -243,6 +272,7 @@ def _print_ingest(r: dict) -> None:
     table.add_row("chunks", str(r["chunks"]), "", "")
     table.add_row("chunk size / overlap", f"{s['chunk_size']} / {s['chunk_overlap']}", "", "")
     table.add_row("model load (before the clock)", f"{r['model_load_s']:.2f} s", "", "")
+    table.add_row("torch threads", str(r["torch_threads"]), "", "")
     table.add_row("(a) end-to-end ingestion", f"{r['ingest_s']:.2f} s", "", "")
     table.add_row("    of which inside the embedder", f"{r['embed_in_pipeline_s']:.2f} s", "", "")
     table.add_row("(b) model alone, same texts and batches", f"{r['embed_only_s']:.2f} s", "", "")
@@ -275,6 +305,16 @@ def _print_ingest(r: dict) -> None:
     )
     console.print(table)
     console.print(f"Peak RSS: {r['peak_rss_note']}.", highlight=False)
+    for phase, f in r.get("cpu_accounting", {}).items():
+        if f.get("other_cpu_s") is None:
+            continue
+        cpus = r["machine"]["cpus"] or 1
+        console.print(
+            f"CPU during {phase}: wall {f['wall_s']:.1f} s; this process {f['process_cpu_s']:.1f} s, "
+            f"PostgreSQL {f['server_cpu_s']:.1f} s, other processes {f['other_cpu_s']:.1f} s "
+            f"(machine busy {f['machine_busy_cpu_s']:.1f} of {cpus * f['wall_s']:.1f} CPU-s on {cpus} CPUs).",
+            highlight=False,
+        )
     console.print(
         f"Load average (1/5/15 min) at start {r['load_average_start']}, at end {r['load_average_end']} "
         f"on {r['machine']['cpus']} CPUs: other work on the machine inflates wall times.",
@@ -300,6 +340,9 @@ def bench_ingest(
         str | None, typer.Option(help="Component name prefix (default: a random 'bench-xxxxxx-').")
     ] = None,
     keep: Annotated[bool, typer.Option(help="Keep the benchmark's components afterwards.")] = False,
+    torch_threads: Annotated[
+        int | None, typer.Option(help="Set torch's thread count first (default: torch's own choice).")
+    ] = None,
     json_out: Annotated[Path | None, typer.Option("--json-out")] = None,
 ) -> None:
     """Time ingestion end to end vs the embedding model alone; re-ingest; peak RSS."""
@@ -313,6 +356,7 @@ def bench_ingest(
             overlap=overlap,
             prefix=prefix,
             keep=keep,
+            torch_threads=torch_threads,
             progress=_file_progress(bar, task),
             log=lambda msg: bar.console.print(msg, highlight=False),
         )
@@ -349,7 +393,7 @@ def _print_synthetic(r: dict) -> None:
         highlight=False,
     )
     console.print(
-        f"Load {r['load_s']:.1f} s; HNSW build {r['build_s']:.1f} s "
+        f"Load {r['load_s']:.1f} s; HNSW ({r['hnsw_options']}) build {r['build_s']:.1f} s "
         f"(maintenance_work_mem {r['maintenance_work_mem']}, {r['parallel_maintenance_workers']} parallel "
         f"workers); index {r['index_mb']:.1f} MB, table {r['table_mb']:.1f} MB.",
         highlight=False,
@@ -395,22 +439,53 @@ def bench_search(
     ] = None,
     synthetic_queries: Annotated[int, typer.Option(help="Query vectors for the synthetic test.")] = 200,
     sigma: Annotated[float, typer.Option(help="Per-dimension noise added to real embeddings.")] = 0.04,
+    hnsw_m: Annotated[int | None, typer.Option(help="HNSW m for the synthetic index (default 16).")] = None,
+    ef_construction: Annotated[
+        int | None, typer.Option(help="HNSW ef_construction for the synthetic index (default 64).")
+    ] = None,
+    torch_threads: Annotated[
+        int | None, typer.Option(help="Set torch's thread count first (default: torch's own choice).")
+    ] = None,
+    skip_latency: Annotated[
+        bool, typer.Option(help="Only the synthetic test (queries are still chosen the same way).")
+    ] = False,
     json_out: Annotated[Path | None, typer.Option("--json-out")] = None,
 ) -> None:
     """Warm search_docs latency (p50/p95/p99), and optionally HNSW at N vectors."""
     if qa is not None and not qa.is_file():
         _skip(f"question file {qa} not found (the shared data is not on this machine?).")
     out: dict = {}
+    if skip_latency:
+        if not synthetic:
+            console.print("--skip-latency needs --synthetic N.")
+            raise typer.Exit(2)
+        with friendly_errors():
+            from docsassistant.search import list_components
+
+            settings = get_settings()
+            chosen, _, _ = _bench_module().choose_queries(
+                settings, queries, qa, warmup, set(list_components(settings))
+            )
+        _run_synthetic(
+            out, [q for q, _ in chosen], synthetic, synthetic_queries, sigma, hnsw_m, ef_construction
+        )
+        _write_json(json_out, out)
+        return
     with friendly_errors():
         result = _bench_module().bench_search(
-            queries=queries, qa_path=qa, warmup=warmup, log=lambda m: console.print(m, highlight=False)
+            queries=queries,
+            qa_path=qa,
+            warmup=warmup,
+            torch_threads=torch_threads,
+            log=lambda m: console.print(m, highlight=False),
         )
     out["search"] = result
     console.print(
         f"Store: {result['store_chunks']} chunks in {', '.join(result['components'])}; "
         f"{result['queries']} distinct queries ({result['queries_from_qa']} from the QA file, "
         f"{result['queries_generated']} generated from titles/sections), k=5, after "
-        f"{result['warmup_queries']} warm-up queries.",
+        f"{result['warmup_queries']} warm-up queries; torch threads {result['torch_threads']}; load average "
+        f"{result['load_average_start']} → {result['load_average_end']}.",
         highlight=False,
     )
     console.print(
@@ -440,18 +515,34 @@ def bench_search(
         highlight=False,
     )
     if synthetic:
-        with friendly_errors():
-            vectors = _bench_module().query_embeddings(result["query_texts"][:synthetic_queries])
-            syn = _bench_module().bench_synthetic(
-                synthetic,
-                query_vectors=vectors,
-                n_queries=synthetic_queries,
-                sigma=sigma,
-                log=lambda m: console.print(m, highlight=False),
-            )
-        out["synthetic"] = syn
-        _print_synthetic(syn)
+        _run_synthetic(
+            out, result["query_texts"], synthetic, synthetic_queries, sigma, hnsw_m, ef_construction
+        )
     _write_json(json_out, out)
+
+
+def _run_synthetic(
+    out: dict,
+    texts: list[str],
+    n: int,
+    n_queries: int,
+    sigma: float,
+    m: int | None,
+    ef_construction: int | None,
+) -> None:
+    with friendly_errors():
+        vectors = _bench_module().query_embeddings(texts[:n_queries])
+        syn = _bench_module().bench_synthetic(
+            n,
+            query_vectors=vectors,
+            n_queries=n_queries,
+            sigma=sigma,
+            m=m,
+            ef_construction=ef_construction,
+            log=lambda msg: console.print(msg, highlight=False),
+        )
+    out["synthetic"] = syn
+    _print_synthetic(syn)
 
 
 def register(app: typer.Typer) -> None:
