@@ -7,7 +7,9 @@ prints it as a table and can write it as JSON).
   re-embeds exactly the same texts (same groups, same batch size) with the model alone,
   re-ingests the unchanged corpus, and reads the process's peak RSS.
 * `bench_search` times warm `search_docs` calls (query embedding included) over the
-  indexed store, without and with a component filter.
+  indexed store, without and with a component filter, then dense-only, text-only and
+  the query embedding alone (to see where the time goes), and the recall of the real
+  HNSW index against exact ranking (read-only).
 * `bench_synthetic` builds a separate `bench_chunks` table of N vectors derived from the
   store's real embeddings, builds HNSW on it, and measures ANN latency and recall@10
   against exact search. It never touches the real `chunks` table and drops its own.
@@ -527,7 +529,7 @@ def _store_hnsw_recall(settings: Settings, query_vectors: np.ndarray, ef_values:
                     start = time.perf_counter()
                     got = [r[0] for r in conn.execute(sql, (_literal(q),))]
                     ms.append((time.perf_counter() - start) * 1000)
-                    r10.append(len(set(got[:10]) & set(truth[:10].tolist())) / 10)
+                    r10.append(len(set(got[:10]) & set(truth[:10].tolist())) / len(truth[:10]))
                     r50.append(len(set(got) & set(truth.tolist())) / len(truth))
             out[str(ef)] = {
                 "recall_at_10": float(np.mean(r10)),

@@ -40,7 +40,8 @@ class Settings(BaseSettings):
         alias="DOCSASSISTANT_EMBEDDING_MODEL",
         description="'all-MiniLM-L6-v2' (bundled) or a local sentence-transformers folder.",
     )
-    embedding_batch_size: int = Field(default=64, alias="DOCSASSISTANT_EMBEDDING_BATCH_SIZE")
+    # 16, not 64: measured 9.5-15.3 % faster and 320-448 MB lower peak RSS (docs/performance.md).
+    embedding_batch_size: int = Field(default=16, alias="DOCSASSISTANT_EMBEDDING_BATCH_SIZE")
     chunk_size: int = Field(default=1000, alias="DOCSASSISTANT_CHUNK_SIZE")
     chunk_overlap: int = Field(default=150, alias="DOCSASSISTANT_CHUNK_OVERLAP")
 

@@ -22,7 +22,9 @@ from docsassistant.terms import code_terms
 
 RRF_K = 60  # the constant from the RRF paper; damps the weight of top ranks
 CANDIDATES = 50  # per retriever, before fusion
-EF_SEARCH = 100  # HNSW candidate list; must be >= CANDIDATES
+EF_SEARCH = (
+    200  # HNSW candidate list (>= CANDIDATES); 100 gave recall@10 0.9455 at 100k chunks, 200 gave 0.9650
+)
 MAX_K = 50
 
 Mode = Literal["hybrid", "dense", "text"]

@@ -138,10 +138,7 @@ def test_oversize_code_block_is_split_into_fenced_pieces() -> None:
 
 def test_overlap_never_starts_inside_a_code_fence() -> None:
     text = (
-        sentences(4)
-        + "\n\n```sh\nrun --all\n```\n\n"
-        + "Tail words after the code. "
-        + sentences(8, "More")
+        sentences(4) + "\n\n```sh\nrun --all\n```\n\n" + "Tail words after the code. " + sentences(8, "More")
     )
     chunks = split_text(text, chunk_size=420, overlap=150)
     assert all(c.count("```") % 2 == 0 for c in chunks)

@@ -263,3 +263,47 @@ def test_cli_eval_search_writes_json_and_skips_missing_data(clean_db, tmp_path: 
     saved = json.loads(out.read_text())
     assert saved["k"] == 3 and len(saved["questions"]) == 4
     assert saved["aggregate"]["single"]["hit_rate"] == 1.0
+
+
+# --------------------------------------------------------------------------- benchmarks
+
+
+def test_synthetic_vectors_are_unit_length_and_near_their_base() -> None:
+    import numpy as np
+
+    from docsassistant.bench import _unit, latency_summary, synthetic_vectors
+
+    base = _unit(np.random.default_rng(1).normal(size=(5, 16)))
+    vectors = synthetic_vectors(base, 50, sigma=0.01)
+    assert vectors.shape == (50, 16) and vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert (vectors @ base.T).max(axis=1).min() > 0.9  # each stays close to one base vector
+    summary = latency_summary([1.0, 2.0, 3.0, 4.0])
+    assert summary["p50_ms"] == 2.5 and summary["max_ms"] == 4.0 and summary["n"] == 4
+
+
+def test_bench_ingest_search_and_synthetic_on_a_tiny_corpus(clean_db, settings, tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    from docsassistant import bench
+
+    corpus = _tiny_corpus(tmp_path)
+    result = bench.bench_ingest(corpus, chunk_size=400, overlap=50, settings=settings)
+    assert result["files"] == 3 and result["files_by_status"]["added"] == 3
+    assert result["chunks"] == result["embedded_texts"] > 0
+    assert result["reingest_changed_files"] == 0 and result["ratio"] > 0
+    assert result["settings"]["chunk_size"] == 400 and result["peak_rss_mb"] > 0
+    with clean_db.connect() as conn:  # the benchmark's components are gone again
+        assert conn.execute(sa.text("SELECT count(*) FROM documents")).scalar() == 0
+
+    ev.index_corpus(corpus, settings=settings)
+    latency = bench.bench_search(queries=4, warmup=1, qa_path=_tiny_qa(tmp_path), settings=settings)
+    assert latency["queries"] == 4 and latency["queries_from_qa"] == 4
+    assert latency["unfiltered"]["n"] == 4 and latency["filtered"]["p95_ms"] > 0
+    assert latency["store_hnsw"]["100"]["recall_at_10"] == 1.0  # 3 chunks: nothing to miss
+
+    synthetic = bench.bench_synthetic(300, n_queries=5, ef_values=(40,), settings=settings)
+    assert synthetic["exact_vs_numpy_agreement"] == 1.0
+    assert 0.0 <= synthetic["ann"]["40"]["recall_at_10"] <= 1.0 and synthetic["ann"]["40"]["uses_index"]
+    with clean_db.connect() as conn:
+        assert conn.execute(sa.text("SELECT to_regclass('bench_chunks')")).scalar() is None

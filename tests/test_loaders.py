@@ -260,8 +260,16 @@ def test_html_main_content_sections_and_chrome_removed(tmp_path: Path) -> None:
     assert doc.title == "Widget Guide"
     assert doc.media_type == "text/html"
     body = all_text(doc)
-    for junk in ("Site header", "Nav link", "Sidebar junk", "Docs / Widgets", "Contents:", "Copyright",
-                 "alert", "color:red"):
+    for junk in (
+        "Site header",
+        "Nav link",
+        "Sidebar junk",
+        "Docs / Widgets",
+        "Contents:",
+        "Copyright",
+        "alert",
+        "color:red",
+    ):
         assert junk not in body
     assert section(doc) == "Widgets are small things."
     install = section(doc, "Install")
@@ -359,8 +367,10 @@ def test_docx_headings_and_table_in_reading_order(tmp_path: Path) -> None:
     assert [s.path for s in doc.sections] == [[], ["Install"], ["Install", "Upgrade"], ["Remove"]]
     assert section(doc) == "Preface text."
     install = section(doc, "Install")
-    assert install.index("Before the table.") < install.index("Setting | Value") < install.index(
-        "After the table."
+    assert (
+        install.index("Before the table.")
+        < install.index("Setting | Value")
+        < install.index("After the table.")
     )
     assert "replicas | 3" in install
     assert section(doc, "Install", "Upgrade") == "- Step one."
@@ -402,8 +412,17 @@ def test_extension_is_case_insensitive(tmp_path: Path) -> None:
 
 
 def test_supported_extensions_are_exported() -> None:
-    assert SUPPORTED_EXTENSIONS == (".md", ".markdown", ".adoc", ".asciidoc", ".txt", ".html", ".htm",
-                                    ".pdf", ".docx")
+    assert SUPPORTED_EXTENSIONS == (
+        ".md",
+        ".markdown",
+        ".adoc",
+        ".asciidoc",
+        ".txt",
+        ".html",
+        ".htm",
+        ".pdf",
+        ".docx",
+    )
 
 
 @pytest.mark.parametrize("name", ["empty.md", "empty.txt", "empty.html", "blank.md"])

@@ -80,8 +80,7 @@ def load_document(path: Path) -> LoadedDocument:
     if suffix not in _FORMATS:
         shown = f"'{suffix}'" if suffix else "(no extension)"
         raise UnsupportedFileType(
-            f"Unsupported file type {shown} ({path.name}). "
-            f"Supported: {', '.join(SUPPORTED_EXTENSIONS)}"
+            f"Unsupported file type {shown} ({path.name}). Supported: {', '.join(SUPPORTED_EXTENSIONS)}"
         )
     if not path.is_file():
         raise LoaderError(f"{path.name} was not found or is not a regular file.")
@@ -95,9 +94,7 @@ def load_document(path: Path) -> LoadedDocument:
         raise LoaderError(f"{path.name} could not be read: {exc.strerror or exc}.") from exc
     except RecursionError as exc:  # pathologically nested HTML
         raise LoaderError(f"{path.name} is nested too deeply to read.") from exc
-    sections = [
-        Section(s.path, text, s.page) for s in sections if (text := clean_text(s.text)).strip()
-    ]
+    sections = [Section(s.path, text, s.page) for s in sections if (text := clean_text(s.text)).strip()]
     if not sections:
         raise LoaderError(f"{path.name} has no text to index.")
     title = _one_line(title) or path.stem

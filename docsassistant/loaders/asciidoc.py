@@ -26,10 +26,32 @@ _SKIPPED_LINE = re.compile(
 _ADMONITIONS = {"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"}
 # Asciidoctor's built-in character attributes, so `{nbsp}` and friends do not leak.
 _BUILTIN_ATTRIBUTES = {
-    "nbsp": " ", "sp": " ", "empty": "", "zwsp": "", "blank": "", "plus": "+", "startsb": "[",
-    "endsb": "]", "vbar": "|", "caret": "^", "asterisk": "*", "tilde": "~", "backslash": "\\",
-    "backtick": "`", "two-colons": "::", "two-semicolons": ";;", "amp": "&", "lt": "<", "gt": ">",
-    "apos": "'", "quot": '"', "deg": "°", "brvbar": "¦", "wj": "", "cpp": "C++", "pp": "++",
+    "nbsp": " ",
+    "sp": " ",
+    "empty": "",
+    "zwsp": "",
+    "blank": "",
+    "plus": "+",
+    "startsb": "[",
+    "endsb": "]",
+    "vbar": "|",
+    "caret": "^",
+    "asterisk": "*",
+    "tilde": "~",
+    "backslash": "\\",
+    "backtick": "`",
+    "two-colons": "::",
+    "two-semicolons": ";;",
+    "amp": "&",
+    "lt": "<",
+    "gt": ">",
+    "apos": "'",
+    "quot": '"',
+    "deg": "°",
+    "brvbar": "¦",
+    "wj": "",
+    "cpp": "C++",
+    "pp": "++",
 }
 
 _ATTRIBUTE_REF = re.compile(r"\{([\w][\w-]*)\}")
@@ -182,9 +204,7 @@ class _Parser:
     def _inline(self, text: str) -> str:
         """Substitute defined attributes and reduce macros to their visible labels."""
         if "{" in text:
-            text = _ATTRIBUTE_REF.sub(
-                lambda m: self.attributes.get(m.group(1), m.group(0)), text
-            )
+            text = _ATTRIBUTE_REF.sub(lambda m: self.attributes.get(m.group(1), m.group(0)), text)
         if ":" in text or "<<" in text:
             text = _XREF.sub(_xref_label, text)
             text = _CROSS_REF.sub(_cross_ref_label, text)

@@ -15,24 +15,96 @@ from docsassistant.loaders import LoaderError, Section, SectionBuilder, read_tex
 
 # Never content: page chrome, scripts and embedded graphics.
 _DROP_TAGS = frozenset(
-    {"nav", "header", "footer", "aside", "script", "style", "noscript", "form", "svg",
-     "template", "iframe", "button", "select", "input", "textarea", "head", "link", "meta"}
+    {
+        "nav",
+        "header",
+        "footer",
+        "aside",
+        "script",
+        "style",
+        "noscript",
+        "form",
+        "svg",
+        "template",
+        "iframe",
+        "button",
+        "select",
+        "input",
+        "textarea",
+        "head",
+        "link",
+        "meta",
+    }
 )
 # A class/id part starting with one of these marks navigation chrome (e.g. "toc-sidebar",
 # "vector-toc-landmark", "navbar", "breadcrumbs", "mw-editsection").
-_CHROME_PREFIXES = ("nav", "sidebar", "menu", "breadcrumb", "footer", "toc", "editsection",
-                    "skip", "tableofcontents")
+_CHROME_PREFIXES = (
+    "nav",
+    "sidebar",
+    "menu",
+    "breadcrumb",
+    "footer",
+    "toc",
+    "editsection",
+    "skip",
+    "tableofcontents",
+)
 # Class/id heuristics are only trusted on block elements: inline ones such as Sphinx's
 # <span class="menuselection"> are content. Edit links are the exception.
 _INLINE_TAGS = frozenset(
-    {"span", "a", "code", "em", "strong", "b", "i", "u", "kbd", "abbr", "sup", "sub", "small",
-     "mark", "var", "samp", "cite", "q", "time", "label", "bdi", "dfn", "s", "tt"}
+    {
+        "span",
+        "a",
+        "code",
+        "em",
+        "strong",
+        "b",
+        "i",
+        "u",
+        "kbd",
+        "abbr",
+        "sup",
+        "sub",
+        "small",
+        "mark",
+        "var",
+        "samp",
+        "cite",
+        "q",
+        "time",
+        "label",
+        "bdi",
+        "dfn",
+        "s",
+        "tt",
+    }
 )
 _INLINE_CHROME_PREFIXES = ("editsection",)
 _BLOCK_TAGS = frozenset(
-    {"p", "div", "section", "article", "main", "ul", "ol", "dl", "dt", "dd", "blockquote",
-     "figure", "figcaption", "details", "summary", "hr", "address", "center", "caption",
-     "fieldset", "body", "html"}
+    {
+        "p",
+        "div",
+        "section",
+        "article",
+        "main",
+        "ul",
+        "ol",
+        "dl",
+        "dt",
+        "dd",
+        "blockquote",
+        "figure",
+        "figcaption",
+        "details",
+        "summary",
+        "hr",
+        "address",
+        "center",
+        "caption",
+        "fieldset",
+        "body",
+        "html",
+    }
 )
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _SKIPPED_STRINGS = (Comment, Declaration, Doctype, CData, ProcessingInstruction)

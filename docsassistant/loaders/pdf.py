@@ -21,9 +21,7 @@ def load(path: Path) -> tuple[str | None, list[Section]]:
     try:
         reader = PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):
-            raise LoaderError(
-                f"{path.name} is password-protected. Remove the password and upload it again."
-            )
+            raise LoaderError(f"{path.name} is password-protected. Remove the password and upload it again.")
         pages = list(reader.pages)
     except LoaderError:
         raise
