@@ -36,13 +36,12 @@ from docsassistant.ingest import (
     EMBED_GROUP,
     FileResult,
     IngestReport,
+    PendingDocument,
     Progress,
     ProgressCallback,
-    _Pending,
-    embedding_text,
+    embed_and_write,
     index_paths,
     validate_component,
-    write_document,
 )
 from docsassistant.search import MAX_K, list_components, search_docs
 from docsassistant.store import open_store
@@ -414,7 +413,6 @@ def index_beir(
     are removed so they cannot distort the metrics.
     """
     from docsassistant.chunking import chunk_document
-    from docsassistant.embeddings import get_embedder
 
     settings = settings or get_settings()
     component = validate_component(component)
@@ -435,21 +433,10 @@ def index_beir(
         if progress:
             progress(Progress(len(report.results), total, result))
 
-    def flush(pending: list[_Pending]) -> None:
-        if not pending:
-            return
-        texts = [embedding_text(p.doc.title, d.section, d.content) for p in pending for d in p.drafts]
-        vectors = get_embedder(settings).embed_documents(texts)
-        offset = 0
-        for item in pending:
-            item_vectors = vectors[offset : offset + len(item.drafts)]
-            offset += len(item.drafts)
-            with engine.begin() as conn:
-                write_document(conn, component, item, item_vectors)
-            status = "updated" if item.existing_id is not None else "added"
-            finish(FileResult(item.source_path, status, chunks=len(item.drafts)))
+    def flush(pending: list[PendingDocument]) -> None:
+        embed_and_write(engine, component, pending, settings, finish)
 
-    pending: list[_Pending] = []
+    pending: list[PendingDocument] = []
     for doc_id, (title, text) in data.corpus.items():
         raw = f"{title}\x00{text}".encode()
         digest = hashlib.sha256(raw).hexdigest()
@@ -463,7 +450,9 @@ def index_beir(
         doc = _record_document(title or doc_id, text)
         drafts = chunk_document(doc, settings.chunk_size, settings.chunk_overlap)
         pending.append(
-            _Pending(Path(doc_id), doc_id, digest, len(raw), doc, drafts, existing[0] if existing else None)
+            PendingDocument(
+                Path(doc_id), doc_id, digest, len(raw), doc, drafts, existing[0] if existing else None
+            )
         )
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
             flush(pending)

@@ -59,7 +59,9 @@ ProgressCallback = Callable[[Progress], None]
 
 
 @dataclass
-class _Pending:
+class PendingDocument:
+    """A loaded and chunked document waiting for its embeddings."""
+
     path: Path
     source_path: str
     digest: str
@@ -140,7 +142,7 @@ def index_paths(
         if progress:
             progress(Progress(len(report.results), total, result))
 
-    pending: list[_Pending] = []
+    pending: list[PendingDocument] = []
     for path in files:
         name = str(path)
         try:
@@ -162,12 +164,14 @@ def index_paths(
             finish(FileResult(name, "failed", reason=f"Unexpected {type(exc).__name__} while reading: {exc}"))
             continue
         pending.append(
-            _Pending(path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None)
+            PendingDocument(
+                path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None
+            )
         )
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
-            _embed_and_write(engine, component, pending, settings, finish)
+            embed_and_write(engine, component, pending, settings, finish)
             pending = []
-    _embed_and_write(engine, component, pending, settings, finish)
+    embed_and_write(engine, component, pending, settings, finish)
 
     if prune:
         for source_path, (doc_id, _) in sorted(known.items()):
@@ -184,13 +188,14 @@ def embedding_text(title: str, section: str, content: str) -> str:
     return f"{heading}\n{content}"
 
 
-def _embed_and_write(
+def embed_and_write(
     engine: sa.Engine,
     component: str,
-    pending: list[_Pending],
+    pending: list[PendingDocument],
     settings: Settings,
     finish: Callable[[FileResult], None],
 ) -> None:
+    """Embed the pending documents in one call, then write each in its own transaction."""
     if not pending:
         return
     texts = [embedding_text(p.doc.title, d.section, d.content) for p in pending for d in p.drafts]
@@ -222,7 +227,7 @@ _UPSERT = sa.text(
 )
 
 
-def write_document(conn: sa.Connection, component: str, item: _Pending, vectors: np.ndarray) -> int:
+def write_document(conn: sa.Connection, component: str, item: PendingDocument, vectors: np.ndarray) -> int:
     """Replace one document and its chunks (the caller's transaction makes it atomic)."""
     doc_id = conn.execute(
         _UPSERT,
