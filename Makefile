@@ -32,9 +32,11 @@ SHARED ?= ../shared/data
 eval: setup
 	$(BIN)/docsassistant eval search --qa $(SHARED)/qa/docs_qa_dev.jsonl --corpus $(SHARED)/corpus
 
+# Uses its own data folder so the app's store is left alone.
 bench: setup
-	$(BIN)/docsassistant bench ingest $(SHARED)/corpus
-	$(BIN)/docsassistant bench search
+	DOCSASSISTANT_DATA_DIR=.data-bench $(BIN)/docsassistant bench ingest $(SHARED)/corpus --prefix "" --keep
+	DOCSASSISTANT_DATA_DIR=.data-bench $(BIN)/docsassistant bench search --qa $(SHARED)/qa/docs_qa_dev.jsonl \
+		--synthetic 100000
 
 clean-data:
 	$(BIN)/docsassistant db down || true
