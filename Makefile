@@ -30,7 +30,7 @@ lint: setup
 # Evaluation and benchmarks on the shared data (not part of `make test`).
 SHARED ?= ../shared/data
 eval: setup
-	$(BIN)/docsassistant eval search --qa $(SHARED)/qa/docs_qa_dev.jsonl --corpus $(SHARED)/corpus
+	DOCSASSISTANT_DATA_DIR=.data-bench $(BIN)/docsassistant eval search --qa $(SHARED)/qa/docs_qa_dev.jsonl --corpus $(SHARED)/corpus
 
 # Uses its own data folder so the app's store is left alone.
 bench: setup
