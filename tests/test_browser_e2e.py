@@ -179,10 +179,21 @@ def test_upload_ask_share_continue(streamlit_app, tmp_path, capsys):
             component.click()
             page.keyboard.type("frob")
             page.keyboard.press("Enter")
-            page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-                [str(doc), str(slides)]
-            )
-            expect(visible_text(page, "frobnicator.md")).to_be_visible()
+            # Choosing the component reruns the page and replaces the uploader: files set
+            # on the old element are lost (seen on a cold first run), so settle first and
+            # retry once if the selection still did not stick.
+            wait_idle(page)
+            for attempt in range(3):
+                page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+                    [str(doc), str(slides)]
+                )
+                try:
+                    expect(visible_text(page, "frobnicator.md")).to_be_visible(timeout=10_000)
+                    break
+                except AssertionError:
+                    if attempt == 2:
+                        raise
+                    wait_idle(page)
             shot(page, "01-upload-selected")
             page.get_by_role("button", name="Upload and index").click()
             expect(
