@@ -41,6 +41,7 @@ from docsassistant.ingest import (
     ProgressCallback,
     embed_and_write,
     index_paths,
+    known_documents,
     validate_component,
 )
 from docsassistant.search import MAX_K, list_components, search_docs
@@ -417,14 +418,7 @@ def index_beir(
     settings = settings or get_settings()
     component = validate_component(component)
     engine = open_store(settings)
-    with engine.connect() as conn:
-        known = {
-            row.source_path: (row.id, row.content_hash)
-            for row in conn.execute(
-                sa.text("SELECT id, source_path, content_hash FROM documents WHERE component = :c"),
-                {"c": component},
-            )
-        }
+    known = known_documents(engine, component)
     report = IngestReport(component)
     total = len(data.corpus)
 

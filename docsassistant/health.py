@@ -8,11 +8,15 @@ from docsassistant.config import Settings, get_settings
 
 
 def check_database(settings: Settings) -> dict[str, Any]:
+    import sqlalchemy as sa
+
     from docsassistant.db import DatabaseUnavailable, get_engine
 
     where = "DATABASE_URL" if settings.database_url else "embedded PostgreSQL"
     try:
-        get_engine(settings)  # runs SELECT 1
+        # get_engine probes the server only once per process; the health line asks every time.
+        with get_engine(settings).connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
     except DatabaseUnavailable as exc:
         return {"ok": False, "detail": str(exc), "where": where}
     except Exception as exc:  # a health line must never crash the page

@@ -99,6 +99,16 @@ def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[FileRes
     return files, missing
 
 
+def known_documents(engine: sa.Engine, component: str) -> dict[str, tuple[int, str]]:
+    """source_path → (document id, content hash) for the documents of a component."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.text("SELECT id, source_path, content_hash FROM documents WHERE component = :c"),
+            {"c": component},
+        )
+        return {row.source_path: (row.id, row.content_hash) for row in rows}
+
+
 def source_path_of(path: Path, base: Path) -> str:
     try:
         return path.resolve().relative_to(base.resolve()).as_posix()
@@ -128,14 +138,7 @@ def index_paths(
     files, missing = collect_files(paths)
     report = IngestReport(component, list(missing))
     total = len(files) + len(missing)
-    with engine.connect() as conn:
-        known = {
-            row.source_path: (row.id, row.content_hash)
-            for row in conn.execute(
-                sa.text("SELECT id, source_path, content_hash FROM documents WHERE component = :c"),
-                {"c": component},
-            )
-        }
+    known = known_documents(engine, component)
 
     def finish(result: FileResult) -> None:
         report.results.append(result)

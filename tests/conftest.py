@@ -94,6 +94,18 @@ def cooperative_ollama(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOllama]:
     get_settings.cache_clear()
 
 
+@pytest.fixture
+def fresh_streamlit_caches() -> Iterator[None]:
+    """`st.cache_*` survive across AppTest runs in one process: start each test clean."""
+    import streamlit as st
+
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
 def write(path: Path, text: str) -> Path:
     """Write a fixture file, creating folders."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from conftest import write
 from streamlit.testing.v1 import AppTest
 
@@ -19,13 +18,7 @@ APP = str(Path(__file__).resolve().parent.parent / "app.py")
 QUESTION = "How do I configure the widget timeout?"
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    get_settings.cache_clear()
-    yield
-    get_settings.cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
 
 
 @pytest.fixture

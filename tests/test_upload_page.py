@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from docsassistant.config import get_settings
@@ -20,13 +19,7 @@ PAGE = "pages/1_Upload_and_index.py"
 GOOD = b"# Sprockets\n\n## Sprocket sizes\n\nSprockets come in three sizes: small, medium and large.\n"
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    get_settings.cache_clear()
-    yield
-    get_settings.cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
 
 
 @pytest.fixture

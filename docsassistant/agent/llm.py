@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+from functools import lru_cache
 
 import httpx
 from langchain_ollama import ChatOllama
@@ -14,11 +14,6 @@ class ModelUnavailable(RuntimeError):
     """Ollama cannot answer; the message says exactly what to run."""
 
 
-_lock = threading.Lock()
-_models: dict[tuple[object, ...], ChatOllama] = {}
-_http: httpx.Client | None = None
-
-
 def make_chat_model(settings: Settings, timeout_s: float | None = None) -> ChatOllama:
     """ChatOllama with a low temperature and an explicit context window.
 
@@ -27,29 +22,27 @@ def make_chat_model(settings: Settings, timeout_s: float | None = None) -> ChatO
     whose TLS set-up alone costs ~35 ms (it was paid on every turn).
     """
     timeout = timeout_s or settings.turn_timeout_s
-    key = (settings.chat_model, settings.ollama_host, settings.temperature, settings.num_ctx, timeout)
-    with _lock:
-        if key not in _models:
-            if len(_models) >= 8:  # settings changed many times (tests): don't hoard clients
-                _models.clear()
-            _models[key] = ChatOllama(
-                model=settings.chat_model,
-                base_url=settings.ollama_host,
-                temperature=settings.temperature,
-                num_ctx=settings.num_ctx,
-                num_predict=1024,
-                client_kwargs={"timeout": timeout},
-            )
-        return _models[key]
+    return _chat_model(
+        settings.chat_model, settings.ollama_host, settings.temperature, settings.num_ctx, timeout
+    )
 
 
+@lru_cache(maxsize=8)
+def _chat_model(model: str, host: str, temperature: float, num_ctx: int, timeout: float) -> ChatOllama:
+    return ChatOllama(
+        model=model,
+        base_url=host,
+        temperature=temperature,
+        num_ctx=num_ctx,
+        num_predict=1024,
+        client_kwargs={"timeout": timeout},
+    )
+
+
+@lru_cache(maxsize=1)
 def _http_client() -> httpx.Client:
     """A shared client for health checks (a new one per check costs ~17 ms of TLS set-up)."""
-    global _http
-    with _lock:
-        if _http is None:
-            _http = httpx.Client()
-        return _http
+    return httpx.Client()
 
 
 def check_ollama(settings: Settings, timeout_s: float = 3.0) -> None:
@@ -65,9 +58,8 @@ def check_ollama(settings: Settings, timeout_s: float = 3.0) -> None:
             f"Start it with `ollama serve` (and `ollama pull {model}` once), "
             "or set OLLAMA_HOST to where it runs."
         ) from exc
-    names = {m.get("name") for m in response.json().get("models", [])} | {
-        m.get("model") for m in response.json().get("models", [])
-    }
+    models = response.json().get("models", [])
+    names = {m.get("name") for m in models} | {m.get("model") for m in models}
     wanted = {model, f"{model}:latest"} if ":" not in model else {model}
     if not names & wanted:
         raise ModelUnavailable(

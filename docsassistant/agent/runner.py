@@ -61,7 +61,7 @@ def config_for(thread_id: str, settings: Settings) -> dict[str, Any]:
 
 def turn_input(question: str, component: str | None) -> dict[str, Any]:
     """A new turn: the question joins the history; per-turn fields start empty."""
-    resets = ("steps", "queries", "chunks", "relevant_ids", "flags", "trace", "model_calls", "prompt_tokens")
+    resets = ("steps", "queries", "chunks", "relevant_ids", "trace", "model_calls", "prompt_tokens")
     return {
         "messages": [HumanMessage(question)],
         "question": question,
@@ -139,9 +139,7 @@ def stream_turn(
         ]
         yield from stopped
         # Close the turn so the conversation stays consistent: finalize → record.
-        graph.update_state(
-            config, {"stop_reason": reason, "trace": stopped, "flags": stopped[1:]}, as_node="no_answer"
-        )
+        graph.update_state(config, {"stop_reason": reason, "trace": stopped}, as_node="no_answer")
         for _ in graph.stream(None, config, context=context, durability="exit"):
             pass
     record = graph.get_state(config).values["turns"][-1]

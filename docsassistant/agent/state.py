@@ -67,7 +67,6 @@ class AgentState(TypedDict, total=False):
     regenerate: bool  # the verifier asks for one regeneration
     regenerated: bool
     verification: dict[str, Any]
-    flags: Annotated[list[dict[str, Any]], reset_or_add]
     trace: Annotated[list[dict[str, Any]], reset_or_add]
     stop_reason: str | None
     model_calls: Annotated[int, sum_or_reset]

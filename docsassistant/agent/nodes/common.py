@@ -43,9 +43,7 @@ def traced(name: str) -> Callable[[Node], Node]:
             trace += update.pop("trace", [])
             ms = round((time.perf_counter() - start) * 1000, 1)
             trace.append(event("node_end", node=name, ms=ms))
-            # Flags also live in their own list so the UI can show them at a glance.
-            flags = [e for e in trace if e["type"] == "flag"]
-            return {**update, "trace": trace, "flags": flags + update.pop("flags", [])}
+            return {**update, "trace": trace}
 
         return node
 

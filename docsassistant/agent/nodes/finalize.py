@@ -58,7 +58,8 @@ def turn_record(state: AgentState) -> dict[str, Any]:
         "citations": state.get("citations", []),
         "sources": state.get("sources", []),
         "verification": state.get("verification") or {"status": "not_applicable", "claims": []},
-        "flags": state.get("flags", []),
+        # Flags are trace events; the record lists them apart so a view shows them at a glance.
+        "flags": [e for e in state.get("trace", []) if e["type"] == "flag"],
         "trace": state.get("trace", []),
         "queries": state.get("queries", []),
         "model_calls": state.get("model_calls", 0),
