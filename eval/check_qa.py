@@ -5,7 +5,8 @@ Usage: python eval/check_qa.py [--corpus PATH] [FILE]
 Without --corpus only the file itself is checked (schema, ids, per-type and per-split
 minimums). With --corpus also: every source exists, every evidence string is a verbatim
 substring of one of its sources (runs of whitespace normalised, nothing else), every
-source of a multi-source question holds some evidence, count answers equal a recount of
+source of a multi-source question holds some evidence, no file outside the sources
+holds all the evidence taken from one source (duplicate pages), count answers equal a recount of
 the .md/.adoc files under `scope`, and paraphrase questions share no content word with
 their evidence. Prints a summary; exits 1 on any problem. Standard library only, so it
 runs without the project's virtual environment.
@@ -164,7 +165,38 @@ def check_record(r: dict) -> list[str]:
     return problems
 
 
-def check_against_corpus(r: dict, corpus: Path) -> list[str]:
+def load_corpus(corpus: Path) -> dict[str, str]:
+    """Every .md/.adoc file under the corpus, whitespace-squashed, by its path relative to it."""
+    return {
+        p.relative_to(corpus).as_posix(): squash(p.read_text(encoding="utf-8"))
+        for p in sorted(corpus.rglob("*"))
+        if p.is_file() and p.name.endswith(COUNTED_SUFFIXES)
+    }
+
+
+def substitutes(r: dict, texts: dict[str, str]) -> list[str]:
+    """'source -> other file' where a file outside the sources holds all the evidence taken
+    from that source.
+
+    Such a source is not the only right file (a duplicate page, say), so judging recall
+    against it would be unfair.
+    """
+    if r["type"] not in ("single", "multi"):
+        return []
+    found = []
+    for source in r["sources"]:
+        taken = [squash(ev) for ev in r["evidence"] if squash(ev) in texts.get(source, "")]
+        if not taken:
+            continue
+        found += [
+            f"{source} -> {path}"
+            for path, text in texts.items()
+            if path not in r["sources"] and all(t in text for t in taken)
+        ]
+    return found
+
+
+def check_against_corpus(r: dict, corpus: Path, everything: dict[str, str] | None = None) -> list[str]:
     """Sources exist, evidence is verbatim, counts recount, paraphrases share no content word."""
     rid, problems = r["id"], []
     texts: dict[str, str] = {}
@@ -190,6 +222,8 @@ def check_against_corpus(r: dict, corpus: Path) -> list[str]:
             actual = count_files(corpus, r["scope"])
             if str(actual) != str(r["answer"]).strip():
                 problems.append(f"{rid}: answer {r['answer']} but {r['scope']} holds {actual} .md/.adoc files")
+    if everything is not None:
+        problems += [f"{rid}: the evidence from a source is all in another file: {sub}" for sub in substitutes(r, everything)]
     if r["paraphrase"]:
         overlap = shared_content_words(r["question"], r["evidence"])
         if overlap:
@@ -218,11 +252,12 @@ def check(records: list[dict], corpus: Path | None) -> list[str]:
     problems += [f"{rid}: id used {n} times" for rid, n in ids.items() if n > 1]
     questions = Counter(squash(str(r.get("question", ""))).lower() for r in records)
     problems += [f"question asked {n} times: {q[:60]!r}" for q, n in questions.items() if n > 1]
+    everything = load_corpus(corpus) if corpus is not None else None
     for r in records:
         shape = check_record(r)
         problems += shape
         if corpus is not None and not shape:
-            problems += check_against_corpus(r, corpus)
+            problems += check_against_corpus(r, corpus, everything)
     counts = tally(records)
     for name, minimum in MINIMUMS.items():
         if counts["all"][name] < minimum:
