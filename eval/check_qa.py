@@ -33,8 +33,7 @@ MINIMUMS = {"total": 80, "single": 40, "paraphrase": 15, "multi": 20, "unanswera
 SPLIT_MINIMUMS = {name: n // 2 for name, n in MINIMUMS.items()}
 
 # Function words and question scaffolding; anything else counts as a content word.
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
+_STOPWORD_TEXT = """a about above after again against all am an and any are as at be because been before
     being below between both but by can cannot could did do does doing done down during each
     else even ever every few for from further get gets getting got had has have having he her
     here hers him his how however i if in into is it its itself just let lets like may me might
@@ -43,8 +42,8 @@ STOPWORDS = frozenset(
     themselves then there these they this those through thus to too under until up upon us very
     was we were what whatever when where whether which while who whom whose why will with within
     without would yet you your yours yourself anything something nothing someone anyone way ways
-    want wants need needs really still also already instead rather else able""".split()
-)
+    want wants need needs really still also already instead rather else able"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
 _WORD = re.compile(r"[a-z0-9]+")
 _SPACE = re.compile(r"\s+")
@@ -86,7 +85,9 @@ def shared_content_words(question: str, passages: list[str]) -> list[str]:
     """Content words the question shares with the passages, as 'question word~passage word'."""
     asked = content_words(question)
     found = content_words(" ".join(passages))
-    return sorted(f"{asked[s]}~{found[s]}" if asked[s] != found[s] else asked[s] for s in asked.keys() & found)
+    return sorted(
+        f"{asked[s]}~{found[s]}" if asked[s] != found[s] else asked[s] for s in asked.keys() & found
+    )
 
 
 def count_files(corpus: Path, scope: str) -> int:
@@ -139,7 +140,9 @@ def check_record(r: dict) -> list[str]:
     if kind in ("single", "multi"):
         wanted = 1 if kind == "single" else 2
         if (kind == "single" and len(sources) != 1) or (kind == "multi" and len(sources) < 2):
-            problems.append(f"{rid}: a {kind} question needs {'exactly' if kind == 'single' else 'at least'} {wanted} source(s)")
+            problems.append(
+                f"{rid}: a {kind} question needs {'exactly' if kind == 'single' else 'at least'} {wanted} source(s)"
+            )
         if len(set(sources)) != len(sources):
             problems.append(f"{rid}: duplicate sources")
         if not evidence:
@@ -158,7 +161,11 @@ def check_record(r: dict) -> list[str]:
         scope = r.get("scope")
         if not isinstance(scope, str) or not scope:
             problems.append(f"{rid}: a count question needs a scope folder")
-        elif r["component"] is not None and not scope.startswith(r["component"] + "/") and scope != r["component"]:
+        elif (
+            r["component"] is not None
+            and not scope.startswith(r["component"] + "/")
+            and scope != r["component"]
+        ):
             problems.append(f"{rid}: scope {scope} is outside component {r['component']}")
         if not str(r["answer"]).strip().isdigit():
             problems.append(f"{rid}: a count answer is a number")
@@ -221,9 +228,14 @@ def check_against_corpus(r: dict, corpus: Path, everything: dict[str, str] | Non
         else:
             actual = count_files(corpus, r["scope"])
             if str(actual) != str(r["answer"]).strip():
-                problems.append(f"{rid}: answer {r['answer']} but {r['scope']} holds {actual} .md/.adoc files")
+                problems.append(
+                    f"{rid}: answer {r['answer']} but {r['scope']} holds {actual} .md/.adoc files"
+                )
     if everything is not None:
-        problems += [f"{rid}: the evidence from a source is all in another file: {sub}" for sub in substitutes(r, everything)]
+        problems += [
+            f"{rid}: the evidence from a source is all in another file: {sub}"
+            for sub in substitutes(r, everything)
+        ]
     if r["paraphrase"]:
         overlap = shared_content_words(r["question"], r["evidence"])
         if overlap:
@@ -241,7 +253,9 @@ def tally(records: list[dict]) -> dict[str, Counter]:
                 c["total"] += 1
                 c[r.get("type")] += 1
                 c["paraphrase"] += bool(r.get("paraphrase")) and r.get("type") == "single"
-                c["cross-component"] += r.get("type") == "multi" and len({s.split("/")[0] for s in r.get("sources", [])}) > 1
+                c["cross-component"] += (
+                    r.get("type") == "multi" and len({s.split("/")[0] for s in r.get("sources", [])}) > 1
+                )
     return counts
 
 
@@ -277,8 +291,10 @@ def summary(records: list[dict]) -> str:
     for split in ("dev", "test", "all"):
         lines.append(f"{split:6}" + "".join(f"{counts[split][n]:>16}" for n in names))
     files = Counter(s for r in records for s in r.get("sources", []))
-    lines.append(f"distinct source files: {len(files)}; most used: "
-                 + ", ".join(f"{s} ({n})" for s, n in files.most_common(3)))
+    lines.append(
+        f"distinct source files: {len(files)}; most used: "
+        + ", ".join(f"{s} ({n})" for s, n in files.most_common(3))
+    )
     return "\n".join(lines)
 
 

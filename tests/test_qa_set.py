@@ -82,7 +82,9 @@ def test_file_loads_with_the_projects_qa_loader() -> None:
     from docsassistant.evaluation import load_qa
 
     questions = load_qa(QA_FILE)
-    assert len(questions) == sum(1 for line in QA_FILE.read_text(encoding="utf-8").splitlines() if line.strip())
+    assert len(questions) == sum(
+        1 for line in QA_FILE.read_text(encoding="utf-8").splitlines() if line.strip()
+    )
     assert all(q.scope for q in questions if q.type == "count")
 
 
@@ -126,7 +128,9 @@ def _single(**changes) -> dict:
 
 
 def _problems(record: dict, corpus: Path) -> list[str]:
-    return check_qa.check_record(record) + check_qa.check_against_corpus(record, corpus, check_qa.load_corpus(corpus))
+    return check_qa.check_record(record) + check_qa.check_against_corpus(
+        record, corpus, check_qa.load_corpus(corpus)
+    )
 
 
 def test_checker_accepts_evidence_across_a_line_break(tiny_corpus: Path) -> None:
@@ -150,7 +154,9 @@ def test_checker_rejects_a_source_whose_evidence_is_duplicated_elsewhere(tiny_co
 
 
 def test_checker_names_the_words_a_paraphrase_shares(tiny_corpus: Path) -> None:
-    problems = _problems(_single(paraphrase=True, question="How many links does each graph node get?"), tiny_corpus)
+    problems = _problems(
+        _single(paraphrase=True, question="How many links does each graph node get?"), tiny_corpus
+    )
     assert any("links" in p and "node" in p for p in problems)
     fine = _single(paraphrase=True, question="How many neighbours is every vertex wired to?")
     assert _problems(fine, tiny_corpus) == []
