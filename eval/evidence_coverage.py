@@ -6,12 +6,15 @@ Usage: .venv/bin/python eval/evidence_coverage.py --corpus PATH [FILE] [--chunk-
 `docsassistant.evaluation.normalise_text` does) in the text of the retrieved chunks. A
 string the loaders rewrite (a heading, a table row) can never be found, however good the
 retrieval; this prints how many strings sit inside one chunk of their source, how many
-only across a chunk boundary, and which are lost. No database or embedder is needed.
+only across a chunk boundary, and which are lost. For paraphrase questions it also prints
+the content words the question shares with the whole chunk holding its evidence (the
+checker only compares with the evidence itself). No database or embedder is needed.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -19,6 +22,15 @@ from pathlib import Path
 from docsassistant.chunking import chunk_document
 from docsassistant.evaluation import normalise_text
 from docsassistant.loaders import load_document
+
+
+def _check_qa():
+    """eval/check_qa.py as a module (eval/ is a folder of scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location("check_qa", Path(__file__).with_name("check_qa.py"))
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def chunk_texts(path: Path, chunk_size: int, overlap: int) -> list[str]:
@@ -37,9 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.corpus.is_dir():
         print(f"error: corpus folder {args.corpus} not found", file=sys.stderr)
         return 2
+    check_qa = _check_qa()
     cache: dict[str, list[str]] = {}
     total = in_chunk = across = 0
     lost: list[str] = []
+    paraphrases: list[tuple[str, list[str]]] = []
     for line in args.file.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
@@ -58,12 +72,26 @@ def main(argv: list[str] | None = None) -> int:
                 across += 1
             else:
                 lost.append(f"{record['id']} ({record.get('split')}): {evidence[:70]!r}")
+        if record.get("paraphrase"):
+            wanted = [normalise_text(e) for e in record["evidence"]]
+            holders = [chunk for chunk in chunks if all(w in chunk for w in wanted)]
+            shared = check_qa.shared_content_words(record["question"], holders) if holders else ["(no chunk)"]
+            paraphrases.append((record["id"], shared))
     print(
         f"chunks {args.chunk_size}/{args.overlap}: {total} evidence strings; inside one chunk: {in_chunk}; "
         f"only across a chunk boundary: {across}; not in the indexed text: {len(lost)}"
     )
     for item in lost:
         print("  lost", item)
+    if paraphrases:
+        clean = sum(not shared for _, shared in paraphrases)
+        print(
+            f"paraphrases sharing no content word with the whole chunk holding their evidence: "
+            f"{clean} of {len(paraphrases)}"
+        )
+        for rid, shared in paraphrases:
+            if shared:
+                print(f"  {rid}: {', '.join(shared)}")
     return 0
 
 
