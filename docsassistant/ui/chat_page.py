@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from docsassistant.agent.records import TurnRecord
 from docsassistant.config import Settings, get_settings
 from docsassistant.ui import render
 
@@ -185,6 +186,25 @@ def short(title: str, limit: int = 32) -> str:
     return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
 
 
+def delete_thread(thread_id: str) -> None:
+    """Delete the conversation and go to a new one (callback)."""
+    from docsassistant.conversations import ConversationNotFound, delete_conversation
+
+    try:
+        delete_conversation(thread_id)
+    except (ConversationNotFound, RuntimeError) as exc:  # RuntimeError: ThreadBusy
+        st.session_state[NOTICE_KEY] = ("warning", str(exc))
+        return
+    open_thread(None)
+    st.session_state[NOTICE_KEY] = ("success", "The conversation was deleted. Its share links keep their snapshots.")
+
+
+def sidebar_delete(thread_id: str) -> None:
+    with st.sidebar, st.popover("Delete conversation", icon=":material/delete:", width="stretch"):
+        st.markdown("Delete this conversation and all its turns? This cannot be undone; share links keep their snapshots.")
+        st.button("Delete", key="confirm-delete", type="primary", on_click=delete_thread, args=(thread_id,))
+
+
 def sidebar_share(thread_id: str) -> None:
     from docsassistant.sharing import list_shares
 
@@ -230,12 +250,17 @@ def run_turn_live(
     """Stream a turn into the page; returns the thread id (None if nothing was recorded)."""
     from docsassistant.agent.llm import ModelUnavailable
     from docsassistant.agent.runner import stream_turn
+    from docsassistant.agent.turn_lock import ThreadBusy
+    from docsassistant.inputs import InputError
 
     events = stream_turn(question, thread_id, component)
     try:
-        first = next(events)  # Ollama and the database are checked before anything runs
+        first = next(events)  # input, Ollama, the thread's lock: checked before anything is stored
     except ModelUnavailable as exc:
         show_offline(question, component, str(exc), thread_id, explained)
+        return thread_id
+    except (InputError, ThreadBusy) as exc:
+        st.warning(str(exc), icon=":material/block:")
         return thread_id
     except Exception as exc:
         with st.chat_message("user"):
@@ -250,7 +275,7 @@ def run_turn_live(
             live.on_event(first)
             for evt in events:
                 live.on_event(evt)
-        except Exception as exc:
+        except Exception as exc:  # the runner records failures itself; this is the page's own
             live.fail(f"The turn stopped with an error: {type(exc).__name__}: {exc}")
     return live.thread_id or thread_id
 
@@ -319,7 +344,7 @@ def render_chat(settings: Settings) -> None:
     status = health_status(settings)
     thread_id = current_thread()
     component = sidebar_top(shared=False)
-    turns: list[dict[str, Any]] = []
+    turns: list[TurnRecord] = []
     conversation = None
     if thread_id and status["database"]["ok"]:
         turns = load_turns(thread_id)
@@ -346,17 +371,18 @@ def render_chat(settings: Settings) -> None:
     for result in st.session_state.get(OFFLINE_KEY, []):
         if result["thread"] == thread_id:
             render_offline(result, explained=not status["ollama"]["ok"])
+    # `disable`: no second question while this one runs (the runner's per-thread lock
+    # refuses one from another tab).
     question = st.chat_input("Ask about the documentation", submit_mode="disable")
-    if question and question.strip():
-        new_thread = run_turn_live(
-            question.strip(), thread_id, component, explained=not status["ollama"]["ok"]
-        )
+    if question is not None:
+        new_thread = run_turn_live(question, thread_id, component, explained=not status["ollama"]["ok"])
         if new_thread and new_thread != thread_id:
             thread_id = new_thread
             st.query_params["thread"] = thread_id
     sidebar_conversations(thread_id)
     if thread_id and (turns or question):
         sidebar_share(thread_id)
+        sidebar_delete(thread_id)
 
 
 def main() -> None:
