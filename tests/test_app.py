@@ -227,9 +227,10 @@ def test_health_checks(clean_db, cooperative_ollama, monkeypatch):
 
 
 def _render_record(record):
+    from docsassistant.agent.records import TurnRecord
     from docsassistant.ui.render import render_turn
 
-    render_turn(record)
+    render_turn(TurnRecord.model_validate(record))
 
 
 def test_flags_render_as_labelled_badges():

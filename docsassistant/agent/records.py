@@ -34,6 +34,10 @@ class Record(BaseModel):
     def get(self, key: str, default: Any = None) -> Any:
         return getattr(self, key, default)
 
+    def __contains__(self, key: object) -> bool:
+        """`"hits" in event`: a key given when the record was made (as in the old dicts)."""
+        return key in self.model_fields_set or key in (self.__pydantic_extra__ or {})
+
 
 class TraceEvent(Record):
     """One event of a turn's trace (`docsassistant.agent.events`); other keys vary by type."""
