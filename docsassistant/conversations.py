@@ -69,7 +69,7 @@ class ConversationNotFound(LookupError):
 def delete_conversation(thread_id: str, *, settings: Settings | None = None) -> None:
     """Delete a conversation: its turn records, checkpoints and list entry. Share links
     keep working: they hold copies. Waits briefly for a running turn (`ThreadBusy`)."""
-    from docsassistant.agent.runner import get_checkpointer  # the agent is heavy: import on use
+    from docsassistant.agent.checkpointing import get_checkpointer  # the agent is heavy: import on use
     from docsassistant.agent.turn_lock import thread_turn_lock
     from docsassistant.db import libpq_uri
 

@@ -41,7 +41,9 @@ def test_a_second_turn_on_a_busy_thread_is_refused_with_a_clear_message(
         pytest.raises(ThreadBusy, match="still being answered in this conversation"),
     ):
         run_turn(question, thread_id, busy_wait_s=0.3)
-    assert cooperative_ollama.requests == [] and load_turns(thread_id) == []  # nothing ran, nothing half-stored
+    assert (
+        cooperative_ollama.requests == [] and load_turns(thread_id) == []
+    )  # nothing ran, nothing half-stored
     assert phrase in run_turn(question, thread_id).answer  # free again: the turn runs
 
 
@@ -98,7 +100,9 @@ def test_a_refused_second_turn_loses_nothing(corpus: Path) -> None:
 def test_twenty_conversations_in_parallel_do_not_cross_talk(
     corpus: Path, cooperative_ollama: FakeOllama
 ) -> None:
-    jobs = [(f"par-{i}-{uuid.uuid4().hex[:8]}", *list(QUESTIONS.values())[i % len(QUESTIONS)]) for i in range(20)]
+    jobs = [
+        (f"par-{i}-{uuid.uuid4().hex[:8]}", *list(QUESTIONS.values())[i % len(QUESTIONS)]) for i in range(20)
+    ]
 
     def converse(thread_id: str, question: str, phrase: str) -> TurnRecord:
         return run_turn(question, thread_id, busy_wait_s=30)

@@ -13,8 +13,8 @@ import pytest
 from fake_ollama import FakeOllama, deterministic_reply
 from turn_fixtures import QUESTIONS, index_small_corpus
 
+from docsassistant.agent import checkpointing
 from docsassistant.agent import graph as graph_module
-from docsassistant.agent import runner
 from docsassistant.agent.runner import load_turns, run_turn
 from docsassistant.config import get_settings
 from docsassistant.db import halt_embedded, start_embedded
@@ -64,7 +64,9 @@ def test_database_stopped_mid_turn_keeps_the_question_and_the_next_turn_works(
     hooked.hooks[2] = lambda: halt_embedded(get_settings())  # while the model grades the hits
     record = run_turn(question)
     assert record.status == "failed"
-    assert "database connection was lost" in record.stop_reason and "docsassistant db up" in record.stop_reason
+    assert (
+        "database connection was lost" in record.stop_reason and "docsassistant db up" in record.stop_reason
+    )
     assert record.answer.startswith("I had to stop before answering") and record.question == question
     assert record.error  # what failed, for a bug report
 
@@ -98,7 +100,9 @@ def test_ollama_dropping_the_connection_mid_stream_ends_the_turn_recorded(
     corpus: Path, hooked: HookedFake
 ) -> None:
     question, phrase = QUESTIONS["logging.md"]
-    partial = json.dumps({"model": "llama3.1:8b", "message": {"role": "assistant", "content": "{\"rel"}, "done": False})
+    partial = json.dumps(
+        {"model": "llama3.1:8b", "message": {"role": "assistant", "content": '{"rel'}, "done": False}
+    )
     hooked.replies[2] = ("drop", [partial])  # the grader's reply breaks off: httpx.RemoteProtocolError
     record = run_turn(question)
     assert record.stop_reason and "ollama" in record.stop_reason.lower()
@@ -125,7 +129,7 @@ def test_an_exception_in_a_node_ends_the_turn_recorded(
         raise KeyError("relevant")
 
     graphs: dict[str, Any] = {}
-    monkeypatch.setattr(runner, "_graphs", graphs)  # a graph built with the broken node
+    monkeypatch.setattr(checkpointing, "_graphs", graphs)  # a graph built with the broken node
     monkeypatch.setattr(graph_module, "grade", broken_grade)
     question, phrase = QUESTIONS["timeouts.md"]
     try:

@@ -5,12 +5,15 @@ real embedded PostgreSQL."""
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from fake_ollama import FakeOllama
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.base import empty_checkpoint
 from turn_fixtures import QUESTIONS, checkpoint_rows, index_small_corpus, thread_storage
 from typer.testing import CliRunner
 
@@ -23,11 +26,29 @@ from docsassistant.conversations import (
     delete_conversation,
     get_conversation,
     prune_conversations,
+    touch_conversation,
 )
 from docsassistant.inputs import InputError
 from docsassistant.sharing import create_share, get_share
 
 cli = CliRunner()
+
+# A turn as the old `turns` checkpoint channel and version-1 share snapshots held it.
+OLD_TURN = {
+    "question": "Old question?",
+    "answer": "Old answer [1].",
+    "citations": [{"n": 1, "source_path": "old.md", "section": "", "content": "text", "suspicious": False}],
+    "sources": [{"n": 1, "source_path": "old.md", "section": "", "content": "text", "suspicious": False}],
+    "verification": {"status": "grounded", "claims": [{"claim": "Old", "supported": True, "sources": [1]}]},
+    "flags": [{"type": "flag", "kind": "grounded", "message": "ok", "at": 1.0}],
+    "trace": [{"type": "flag", "kind": "grounded", "message": "ok", "at": 1.0}],
+    "queries": ["old"],
+    "model_calls": 4,
+    "prompt_tokens": 10,
+    "stop_reason": None,
+    "started_at": 1.0,
+    "duration_ms": 5.0,
+}
 
 
 @pytest.fixture
@@ -59,7 +80,8 @@ def test_the_question_is_saved_when_the_turn_starts_and_completed_at_its_end(
     assert first["type"] == "node_start"
     with engine.connect() as conn:
         running = conn.execute(
-            sa.text("SELECT thread_id, status, question FROM turn_records WHERE question = :q"), {"q": question}
+            sa.text("SELECT thread_id, status, question FROM turn_records WHERE question = :q"),
+            {"q": question},
         ).one()
     assert running.status == "running"
     *_, done = events
@@ -70,7 +92,13 @@ def test_the_question_is_saved_when_the_turn_starts_and_completed_at_its_end(
     assert record.timings["generate"] > 0 and record.duration_ms > 0
     assert [f.kind for f in record.flags] == [e.kind for e in record.trace if e.type == "flag"]
     assert rows_of(engine, record.thread_id) == [
-        {"turn_index": 0, "status": "completed", "question": question, "stop_reason": None, "schema_version": 2}
+        {
+            "turn_index": 0,
+            "status": "completed",
+            "question": question,
+            "stop_reason": None,
+            "schema_version": 2,
+        }
     ]
     assert load_turns(record.thread_id) == [record]
 
@@ -112,22 +140,7 @@ def test_share_snapshots_carry_a_schema_version_and_old_ones_still_read(
     share = get_share(create_share(record.thread_id))
     assert share["schema_version"] == SCHEMA_VERSION and share["turns"] == [record]
     # A snapshot made before the table existed: version-1 dicts, no version field.
-    old_turn = {
-        "question": "Old question?",
-        "answer": "Old answer [1].",
-        "citations": [{"n": 1, "source_path": "old.md", "section": "", "content": "text", "suspicious": False}],
-        "sources": [{"n": 1, "source_path": "old.md", "section": "", "content": "text", "suspicious": False}],
-        "verification": {"status": "grounded", "claims": [{"claim": "Old", "supported": True, "sources": [1]}]},
-        "flags": [{"type": "flag", "kind": "grounded", "message": "ok", "at": 1.0}],
-        "trace": [{"type": "flag", "kind": "grounded", "message": "ok", "at": 1.0}],
-        "queries": ["old"],
-        "model_calls": 4,
-        "prompt_tokens": 10,
-        "stop_reason": None,
-        "started_at": 1.0,
-        "duration_ms": 5.0,
-    }
-    snapshot = {"thread_id": "old", "title": "Old", "turns": [old_turn]}
+    snapshot = {"thread_id": "old", "title": "Old", "turns": [OLD_TURN]}
     with engine.begin() as conn:
         conn.execute(
             sa.text(
@@ -158,7 +171,9 @@ def test_deleting_a_conversation_removes_its_turns_and_checkpoints_but_not_share
         delete_conversation(record.thread_id)
 
 
-def test_cli_deletes_and_prunes_conversations(corpus: Path, cooperative_ollama: FakeOllama, engine: sa.Engine) -> None:
+def test_cli_deletes_and_prunes_conversations(
+    corpus: Path, cooperative_ollama: FakeOllama, engine: sa.Engine
+) -> None:
     old = run_turn(QUESTIONS["retries.md"][0])
     recent = run_turn(QUESTIONS["timeouts.md"][0])
     gone = run_turn(QUESTIONS["auth.md"][0])
@@ -205,3 +220,29 @@ def test_nul_inside_a_question_is_removed_not_stored(corpus: Path, cooperative_o
     record = run_turn("How long are log\x00 files kept?")
     assert record.question == "How long are log files kept?"
     assert load_turns(record.thread_id)[0].question == record.question
+
+
+def test_turns_kept_in_an_old_checkpoint_move_into_the_table(
+    corpus: Path, cooperative_ollama: FakeOllama, engine: sa.Engine
+) -> None:
+    thread_id = f"legacy-{uuid.uuid4().hex}"
+    touch_conversation(thread_id, OLD_TURN["question"])
+    checkpoint = empty_checkpoint()
+    checkpoint["channel_values"] = {
+        "turns": [OLD_TURN],
+        "messages": [HumanMessage(OLD_TURN["question"]), AIMessage(OLD_TURN["answer"])],
+    }
+    versions = {"turns": "1", "messages": "1"}
+    checkpoint["channel_versions"] = versions
+    get_checkpointer().put(
+        {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}},
+        checkpoint,
+        {"source": "update", "step": 1, "parents": {}},
+        versions,
+    )
+    (turn,) = load_turns(thread_id)
+    assert turn.answer == OLD_TURN["answer"] and turn.index == 0 and turn.flags[0].kind == "grounded"
+    assert load_turns(thread_id) == [turn]  # moved once
+    follow_up = run_turn(QUESTIONS["cache.md"][0], thread_id)
+    assert follow_up.index == 1 and follow_up.status == "completed"
+    assert [t.question for t in load_turns(thread_id)] == [OLD_TURN["question"], follow_up.question]

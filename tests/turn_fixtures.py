@@ -48,7 +48,8 @@ def thread_storage(engine: sa.Engine, thread_id: str) -> dict[str, int]:
         for table, columns in STORED_COLUMNS.items():
             total = " + ".join(f"coalesce(pg_column_size({c}), 0)" for c in columns)
             sizes[table] = conn.execute(
-                sa.text(f"SELECT coalesce(sum({total}), 0) FROM {table} WHERE thread_id = :t"), {"t": thread_id}
+                sa.text(f"SELECT coalesce(sum({total}), 0) FROM {table} WHERE thread_id = :t"),
+                {"t": thread_id},
             ).scalar_one()
     return sizes
 

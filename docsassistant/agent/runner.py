@@ -8,7 +8,6 @@ a stop reason and a message that says what to start or retry.
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -16,75 +15,26 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.errors import GraphRecursionError
 from langgraph.graph.state import CompiledStateGraph
-from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
 
+from docsassistant.agent.checkpointing import config_for, forget_graph, get_checkpointer, get_graph
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.faults import fault_reason, is_database_fault
-from docsassistant.agent.graph import build_graph
 from docsassistant.agent.llm import check_ollama, make_chat_model
 from docsassistant.agent.nodes.finalize import turn_record
 from docsassistant.agent.records import TurnRecord
 from docsassistant.agent.turn_lock import BUSY_WAIT_S, thread_turn_lock
 from docsassistant.agent.turn_store import copy_records, finish_turn, load_records, start_turn
 from docsassistant.config import Settings, get_settings
-from docsassistant.conversations import touch_conversation
+from docsassistant.conversations import get_conversation, touch_conversation
 from docsassistant.db import libpq_uri
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
-from docsassistant.store import open_store
 
 # Answer tokens are streamed from these nodes (decide answers greetings and declines).
 TOKEN_NODES = ("generate", "decide")
-
-_graphs: dict[str, CompiledStateGraph] = {}
-_graphs_lock = threading.Lock()
-
-
-def get_graph(settings: Settings | None = None) -> CompiledStateGraph:
-    """The compiled graph with a PostgreSQL checkpointer (one pool per process)."""
-    settings = settings or get_settings()
-    uri = libpq_uri(settings)
-    with _graphs_lock:
-        if uri not in _graphs:
-            open_store(settings, check=False)
-            pool = ConnectionPool(
-                uri,
-                min_size=1,
-                max_size=4,
-                # setup() runs CREATE INDEX CONCURRENTLY: it needs autocommit.
-                kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-                # A connection left over from before a database restart is dropped, not used.
-                check=ConnectionPool.check_connection,
-                timeout=5.0,  # a turn waits this long for a connection before it fails, recorded
-                open=True,
-            )
-            saver = PostgresSaver(pool)
-            saver.setup()
-            _graphs[uri] = build_graph(saver)
-        return _graphs[uri]
-
-
-def forget_graph(settings: Settings) -> None:
-    """Drop the graph and close its pool after a database fault: the next turn starts with
-    fresh connections instead of waiting out the pool's reconnection back-off."""
-    with _graphs_lock:
-        graph = _graphs.pop(libpq_uri(settings), None)
-    if graph is not None:
-        graph.checkpointer.conn.close(timeout=0)  # type: ignore[union-attr]
-
-
-def get_checkpointer(settings: Settings | None = None) -> PostgresSaver:
-    return get_graph(settings).checkpointer  # type: ignore[return-value]
-
-
-def config_for(thread_id: str, settings: Settings) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread_id}, "recursion_limit": settings.recursion_limit}
-
 
 def turn_input(question: str, component: str | None) -> dict[str, Any]:
     """A new turn: the question joins the history; per-turn fields start empty."""
@@ -139,6 +89,7 @@ def stream_turn(
     thread_id = thread_id or uuid.uuid4().hex
     with thread_turn_lock(libpq_uri(settings), thread_id, busy_wait_s):
         touch_conversation(thread_id, question, settings=settings)
+        adopt_legacy_turns(thread_id, settings=settings)
         running = start_turn(thread_id, question, component or None, settings=settings)
         record = yield from _run_graph(graph, running, llm, settings)
         try:
@@ -246,6 +197,19 @@ def run_turn(
 
 def load_turns(thread_id: str, *, settings: Settings | None = None) -> list[TurnRecord]:
     """The thread's turns, from the `turn_records` table (nothing is re-run)."""
+    return load_records(thread_id, settings=settings) or adopt_legacy_turns(thread_id, settings=settings)
+
+
+def adopt_legacy_turns(thread_id: str, *, settings: Settings | None = None) -> list[TurnRecord]:
+    """Move the turns a thread kept in its checkpoint before `turn_records` existed (the
+    old `turns` channel) into the table, once; returns them (none for other threads)."""
+    settings = settings or get_settings()
+    saved = get_checkpointer(settings).get_tuple(config_for(thread_id, settings))
+    legacy = saved.checkpoint["channel_values"].get("turns") if saved else None
+    if not legacy or get_conversation(thread_id, settings=settings) is None or load_records(thread_id, settings=settings):
+        return []
+    records = [TurnRecord.model_validate(t) for t in legacy]
+    copy_records(thread_id, records, settings=settings)
     return load_records(thread_id, settings=settings)
 
 

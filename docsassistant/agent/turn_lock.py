@@ -28,7 +28,9 @@ def thread_turn_lock(uri: str, thread_id: str, wait_s: float = BUSY_WAIT_S) -> I
     conn = psycopg.connect(uri, autocommit=True)
     try:
         # lock_timeout bounds the wait of pg_advisory_lock (an ordinary lock wait).
-        conn.execute(sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{max(wait_s, 0.001) * 1000:.0f}ms")))
+        conn.execute(
+            sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{max(wait_s, 0.001) * 1000:.0f}ms"))
+        )
         try:
             conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_CLASS, thread_id))
         except errors.LockNotAvailable:

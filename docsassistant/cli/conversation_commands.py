@@ -53,7 +53,8 @@ def delete_command(thread: Annotated[str, typer.Argument(help="The conversation'
 @conversations.command("prune")
 def prune_command(
     older_than: Annotated[
-        str, typer.Option("--older-than", help="Delete conversations not continued for this long (90d, 12h, 2w).")
+        str,
+        typer.Option("--older-than", help="Delete conversations not continued for this long (90d, 12h, 2w)."),
     ],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list what would be deleted.")] = False,
 ) -> None:
