@@ -26,13 +26,15 @@ class Record(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     def __getitem__(self, key: str) -> Any:
-        try:
+        if key in type(self).model_fields or key in (self.__pydantic_extra__ or {}):
             return getattr(self, key)
-        except AttributeError:
-            raise KeyError(key) from None
+        raise KeyError(key)
 
     def get(self, key: str, default: Any = None) -> Any:
-        return getattr(self, key, default)
+        try:
+            return self[key]
+        except KeyError:
+            return default
 
     def __contains__(self, key: object) -> bool:
         """`"hits" in event`: a key given when the record was made (as in the old dicts)."""

@@ -181,7 +181,7 @@ def _close_checkpoint(graph: CompiledStateGraph, config: dict[str, Any], questio
         asked = bool(messages) and isinstance(messages[-1], HumanMessage) and messages[-1].content == question
         update = [AIMessage(answer)] if asked else [HumanMessage(question), AIMessage(answer)]
         graph.update_state(config, {"messages": update, "answer": answer}, as_node="finalize")
-    except Exception:
+    except Exception:  # the turn record already holds the question and the failure
         pass
 
 
