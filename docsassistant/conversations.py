@@ -82,7 +82,9 @@ def delete_conversation(thread_id: str, *, settings: Settings | None = None) -> 
         had_checkpoint = checkpoints.get_tuple({"configurable": {"thread_id": thread_id}}) is not None
         checkpoints.delete_thread(thread_id)
     if not found.rowcount and not had_checkpoint:
-        raise ConversationNotFound(f"No conversation has the id {thread_id!r}; `docsassistant conversations list` shows them.")
+        raise ConversationNotFound(
+            f"No conversation has the id {thread_id!r}; `docsassistant conversations list` shows them."
+        )
 
 
 def stale_conversations(older_than: timedelta, *, settings: Settings | None = None) -> list[dict]:

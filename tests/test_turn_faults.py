@@ -15,7 +15,7 @@ from turn_fixtures import QUESTIONS, index_small_corpus
 
 from docsassistant.agent import checkpointing
 from docsassistant.agent import graph as graph_module
-from docsassistant.agent.runner import load_turns, run_turn
+from docsassistant.agent.runner import load_turns, run_turn, stream_turn
 from docsassistant.config import get_settings
 from docsassistant.db import halt_embedded, start_embedded
 
@@ -145,3 +145,22 @@ def test_an_exception_in_a_node_ends_the_turn_recorded(
     follow_up = run_turn(question, record.thread_id)
     assert follow_up.status == "completed" and phrase in follow_up.answer
     assert [t.status for t in load_turns(record.thread_id)] == ["failed", "completed"]
+
+
+def test_a_turn_abandoned_by_its_reader_is_recorded_as_cancelled(
+    corpus: Path, cooperative_ollama: FakeOllama
+) -> None:
+    question, phrase = QUESTIONS["cache.md"]
+    events = stream_turn(question)
+    next(events)  # running: the page shows the first event, then is closed
+    events.close()
+    (turn,) = load_turns_of_question(question)
+    assert turn.status == "failed" and "cancelled" in turn.stop_reason
+    assert phrase in run_turn(question, turn.thread_id).answer  # the thread is free again
+
+
+def load_turns_of_question(question: str) -> list[Any]:
+    from docsassistant.conversations import list_conversations
+
+    threads = [c["thread_id"] for c in list_conversations() if c["title"] == question]
+    return [t for thread in threads for t in load_turns(thread)]

@@ -36,6 +36,7 @@ from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
 # Answer tokens are streamed from these nodes (decide answers greetings and declines).
 TOKEN_NODES = ("generate", "decide")
 
+
 def turn_input(question: str, component: str | None) -> dict[str, Any]:
     """A new turn: the question joins the history; per-turn fields start empty."""
     resets = ("steps", "queries", "chunks", "relevant_ids", "trace", "model_calls", "prompt_tokens")
@@ -91,7 +92,11 @@ def stream_turn(
         touch_conversation(thread_id, question, settings=settings)
         adopt_legacy_turns(thread_id, settings=settings)
         running = start_turn(thread_id, question, component or None, settings=settings)
-        record = yield from _run_graph(graph, running, llm, settings)
+        try:
+            record = yield from _run_graph(graph, running, llm, settings)
+        except GeneratorExit:  # the caller stopped reading (a closed page): say so, then stop
+            finish_turn(_stopped(running, CANCELLED), settings=settings)
+            raise
         try:
             finish_turn(record, settings=settings)
             # Only the latest checkpoint is ever resumed: older ones would grow the
@@ -102,6 +107,24 @@ def stream_turn(
     yield {"type": "turn_complete", "thread_id": thread_id, "record": record}
 
 
+CANCELLED = "the turn was cancelled before it finished (the page was closed or reloaded)"
+
+
+def _stopped(
+    running: TurnRecord, reason: str, trace: list[dict[str, Any]] | None = None, **known: Any
+) -> TurnRecord:
+    """The record of a turn that ended early: the question kept, the reason as its answer."""
+    state = {
+        "question": running.question,
+        "component": running.component,
+        "answer": f"I had to stop before answering: {reason}",
+        "trace": trace or [],
+        "stop_reason": reason,
+        "started_at": running.started_at,
+    }
+    return turn_record(state, thread_id=running.thread_id, index=running.index, status="failed", **known)
+
+
 def _run_graph(
     graph: CompiledStateGraph, running: TurnRecord, llm: BaseChatModel, settings: Settings
 ) -> Iterator[dict[str, Any]]:
@@ -109,37 +132,33 @@ def _run_graph(
     limits = AgentLimits.from_settings(settings)
     context = AgentContext(llm=llm, limits=limits, deadline=time.monotonic() + limits.turn_timeout_s)
     config = config_for(running.thread_id or "", settings)
-    known = {"thread_id": running.thread_id, "index": running.index}
     trace: list[dict[str, Any]] = []
     try:
         for evt in _graph_events(graph, running, config, context, settings):
             if evt["type"] != "token":
                 trace.append(evt)
             yield evt
-        return turn_record(graph.get_state(config).values, status="completed", **known)
+        state = graph.get_state(config).values
+        return turn_record(state, thread_id=running.thread_id, index=running.index, status="completed")
     except Exception as exc:
         reason = fault_reason(exc)
         failure = event("error", node="runner", message=f"{type(exc).__name__}: {exc}"[:500])
         trace.append(failure)
         yield failure
-        answer = f"I had to stop before answering: {reason}"
-        state = {
-            "question": running.question,
-            "component": running.component,
-            "answer": answer,
-            "trace": trace,
-            "stop_reason": reason,
-            "started_at": running.started_at,
-        }
+        record = _stopped(running, reason, trace, error=failure["message"])
         if is_database_fault(exc):
             forget_graph(settings)
         else:
-            _close_checkpoint(graph, config, running.question, answer)
-        return turn_record(state, status="failed", error=failure["message"], **known)
+            _close_checkpoint(graph, config, running.question, record.answer)
+        return record
 
 
 def _graph_events(
-    graph: CompiledStateGraph, running: TurnRecord, config: dict[str, Any], context: AgentContext, settings: Settings
+    graph: CompiledStateGraph,
+    running: TurnRecord,
+    config: dict[str, Any],
+    context: AgentContext,
+    settings: Settings,
 ) -> Iterator[dict[str, Any]]:
     try:
         for mode, chunk in graph.stream(
@@ -168,7 +187,9 @@ def _graph_events(
         yield from stopped
         # Close the turn so the conversation stays consistent: → finalize.
         graph.update_state(config, {"stop_reason": reason, "trace": stopped}, as_node="no_answer")
-        for _mode, chunk in graph.stream(None, config, context=context, stream_mode=["custom"], durability="exit"):
+        for _mode, chunk in graph.stream(
+            None, config, context=context, stream_mode=["custom"], durability="exit"
+        ):
             yield chunk
 
 
@@ -206,7 +227,11 @@ def adopt_legacy_turns(thread_id: str, *, settings: Settings | None = None) -> l
     settings = settings or get_settings()
     saved = get_checkpointer(settings).get_tuple(config_for(thread_id, settings))
     legacy = saved.checkpoint["channel_values"].get("turns") if saved else None
-    if not legacy or get_conversation(thread_id, settings=settings) is None or load_records(thread_id, settings=settings):
+    if (
+        not legacy
+        or get_conversation(thread_id, settings=settings) is None
+        or load_records(thread_id, settings=settings)
+    ):
         return []
     records = [TurnRecord.model_validate(t) for t in legacy]
     copy_records(thread_id, records, settings=settings)
@@ -225,5 +250,7 @@ def fork_thread(turns: Sequence[TurnRecord | dict[str, Any]], *, settings: Setti
         messages += [HumanMessage(turn.question), AIMessage(turn.answer)]
     touch_conversation(thread_id, f"(continued) {records[0].question}", settings=settings)
     copy_records(thread_id, records, settings=settings)
-    get_graph(settings).update_state(config_for(thread_id, settings), {"messages": messages}, as_node="finalize")
+    get_graph(settings).update_state(
+        config_for(thread_id, settings), {"messages": messages}, as_node="finalize"
+    )
     return thread_id
