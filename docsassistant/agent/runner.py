@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -26,10 +26,11 @@ from docsassistant.agent.faults import fault_reason, is_database_fault
 from docsassistant.agent.llm import check_ollama, make_chat_model
 from docsassistant.agent.nodes.finalize import turn_record
 from docsassistant.agent.records import TurnRecord
+from docsassistant.agent.threads import adopt_legacy_turns, fork_thread, load_turns  # noqa: F401 (callers import them from here)
 from docsassistant.agent.turn_lock import BUSY_WAIT_S, thread_turn_lock
-from docsassistant.agent.turn_store import copy_records, finish_turn, load_records, start_turn
+from docsassistant.agent.turn_store import finish_turn, start_turn
 from docsassistant.config import Settings, get_settings
-from docsassistant.conversations import get_conversation, touch_conversation
+from docsassistant.conversations import touch_conversation
 from docsassistant.db import libpq_uri
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
 
@@ -214,43 +215,3 @@ def run_turn(
     for evt in stream_turn(question, thread_id, component, **kwargs):
         last = evt
     return last["record"]
-
-
-def load_turns(thread_id: str, *, settings: Settings | None = None) -> list[TurnRecord]:
-    """The thread's turns, from the `turn_records` table (nothing is re-run)."""
-    return load_records(thread_id, settings=settings) or adopt_legacy_turns(thread_id, settings=settings)
-
-
-def adopt_legacy_turns(thread_id: str, *, settings: Settings | None = None) -> list[TurnRecord]:
-    """Move the turns a thread kept in its checkpoint before `turn_records` existed (the
-    old `turns` channel) into the table, once; returns them (none for other threads)."""
-    settings = settings or get_settings()
-    saved = get_checkpointer(settings).get_tuple(config_for(thread_id, settings))
-    legacy = saved.checkpoint["channel_values"].get("turns") if saved else None
-    if (
-        not legacy
-        or get_conversation(thread_id, settings=settings) is None
-        or load_records(thread_id, settings=settings)
-    ):
-        return []
-    records = [TurnRecord.model_validate(t) for t in legacy]
-    copy_records(thread_id, records, settings=settings)
-    return load_records(thread_id, settings=settings)
-
-
-def fork_thread(turns: Sequence[TurnRecord | dict[str, Any]], *, settings: Settings | None = None) -> str:
-    """A new thread whose history is `turns` (used to continue a shared conversation)."""
-    settings = settings or get_settings()
-    records = [TurnRecord.model_validate(t) for t in turns]
-    if not records:
-        raise ValueError("There is nothing to continue: the conversation has no turns.")
-    thread_id = uuid.uuid4().hex
-    messages: list[Any] = []
-    for turn in records:
-        messages += [HumanMessage(turn.question), AIMessage(turn.answer)]
-    touch_conversation(thread_id, f"(continued) {records[0].question}", settings=settings)
-    copy_records(thread_id, records, settings=settings)
-    get_graph(settings).update_state(
-        config_for(thread_id, settings), {"messages": messages}, as_node="finalize"
-    )
-    return thread_id
