@@ -13,8 +13,9 @@ from contextlib import contextmanager
 import psycopg
 from psycopg import errors, sql
 
-# Namespaces the lock (first key of the two-key form) so it cannot meet another user's.
-LOCK_CLASS = 0x7DA5
+# Seeds the 64-bit hash of the thread id, so our keys differ from another user's of the
+# same database (and two threads' keys collide with odds of about 1 in 2^64).
+LOCK_SEED = 0x7DA5
 BUSY_WAIT_S = 3.0  # how long a second turn waits for the first before it is refused
 
 
@@ -32,7 +33,7 @@ def thread_turn_lock(uri: str, thread_id: str, wait_s: float = BUSY_WAIT_S) -> I
             sql.SQL("SET lock_timeout = {}").format(sql.Literal(f"{max(wait_s, 0.001) * 1000:.0f}ms"))
         )
         try:
-            conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (LOCK_CLASS, thread_id))
+            conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, %s))", (thread_id, LOCK_SEED))
         except errors.LockNotAvailable:
             raise ThreadBusy(
                 "Another question is still being answered in this conversation. "
