@@ -1,15 +1,13 @@
 """The agent graph. Nodes live in `nodes/`; routing is here; the graph is assembled at
 the bottom.
 
-    decide ─┬─ search_docs ─→ retrieve → grade ─┬─ enough ──────────→ generate → verify ─┬→ finalize → record
+    decide ─┬─ search_docs ─→ retrieve → grade ─┬─ enough ──────────→ generate → verify ─┬→ finalize
             │                                   ├─ partial, budget → decide (next hop)   └→ generate (once, without
             ├─ count_chunks → run_sql → decide  ├─ nothing, budget → rewrite → retrieve      unsupported claims)
             └─ no tool ───────────────→ finalize └─ exhausted ──────→ generate (caveat) / no_answer
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
@@ -18,7 +16,7 @@ from langgraph.runtime import Runtime
 
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.nodes.decide import decide
-from docsassistant.agent.nodes.finalize import finalize, no_answer, turn_record
+from docsassistant.agent.nodes.finalize import finalize, no_answer
 from docsassistant.agent.nodes.generate import generate
 from docsassistant.agent.nodes.grade import grade
 from docsassistant.agent.nodes.retrieve import retrieve
@@ -75,11 +73,6 @@ def after_stop_check(state: AgentState) -> str:
     return "finalize" if state.get("stop_reason") else "next"
 
 
-def record(state: AgentState) -> dict[str, Any]:
-    """Append the finished turn to `turns` (the replayable history)."""
-    return {"turns": [turn_record(state)]}
-
-
 def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
     builder = StateGraph(AgentState, context_schema=AgentContext)
     for name, node in (
@@ -92,7 +85,6 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
         ("run_sql", run_sql),
         ("no_answer", no_answer),
         ("finalize", finalize),
-        ("record", record),
     ):
         builder.add_node(name, node)
     builder.add_edge(START, "decide")
@@ -106,6 +98,6 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     builder.add_conditional_edges("generate", after_generate, ["verify", "finalize"])
     builder.add_conditional_edges("verify", after_verify, ["generate", "finalize"])
     builder.add_edge("no_answer", "finalize")
-    builder.add_edge("finalize", "record")
-    builder.add_edge("record", END)
+    # The runner stores the turn's record (`turn_records`) once the graph has ended.
+    builder.add_edge("finalize", END)
     return builder.compile(checkpointer=checkpointer)
