@@ -16,12 +16,17 @@ from docsassistant.chunking import ChunkDraft, chunk_document
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
 from docsassistant.loaders import SUPPORTED_EXTENSIONS, LoadedDocument, LoaderError, load_document
+from docsassistant.prune import PrunePlan, apply_prune, plan_prune
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
 
 # Chunks collected before one call to the embedder: big enough for the model's own
 # length-sorted batching to pay off, small enough to bound memory.
 EMBED_GROUP = 512
+# A document that splits into more chunks than this is refused before it is embedded:
+# embedding runs at ~32 chunks/s on 2 cores, so 2,500 chunks already cost over a minute.
+MAX_CHUNKS_PER_DOCUMENT = 2500
+ORIGINS = ("cli", "upload", "beir")
 _COMPONENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
 
 
@@ -37,6 +42,7 @@ class FileResult:
 class IngestReport:
     component: str
     results: list[FileResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. why a prune was refused
 
     def by_status(self, status: str) -> list[FileResult]:
         return [r for r in self.results if r.status == status]
@@ -69,6 +75,7 @@ class PendingDocument:
     doc: LoadedDocument
     drafts: list[ChunkDraft]
     existing_id: int | None
+    origin: str = "cli"  # cli | upload | beir: only 'cli' documents are ever pruned
 
 
 def validate_component(component: str) -> str:
@@ -123,22 +130,30 @@ def index_paths(
     base: Path | str | None = None,
     prune: bool = False,
     force: bool = False,
+    origin: str = "cli",
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
 ) -> IngestReport:
     """Index files and folders into `component`; see the module docstring.
 
     `force` re-indexes files even when their content hash is unchanged (after a loader
-    or chunking change); the old chunks are still replaced atomically.
+    or chunking change); the old chunks are still replaced atomically. `prune` then
+    removes documents whose files are gone, under the rules of docsassistant.prune.
+    `origin` records who indexed the documents (the upload page passes "upload").
     """
     settings = settings or get_settings()
     component = validate_component(component)
+    if origin not in ORIGINS:
+        raise ValueError(f"origin must be one of {ORIGINS}, got {origin!r}")
+    paths = list(paths)
     base_dir = Path(base) if base is not None else Path.cwd()
     engine = open_store(settings)
     files, missing = collect_files(paths)
     report = IngestReport(component, list(missing))
     total = len(files) + len(missing)
     known = known_documents(engine, component)
+    known_paths_by_hash = {digest: path for path, (_, digest) in known.items()}
+    copies: list[tuple[str, str]] = []  # (new source path, known path with the same content)
 
     def finish(result: FileResult) -> None:
         report.results.append(result)
@@ -156,10 +171,13 @@ def index_paths(
             if existing and existing[1] == digest and not force:
                 finish(FileResult(source_path, "unchanged"))
                 continue
+            if existing is None and digest in known_paths_by_hash:
+                copies.append((source_path, known_paths_by_hash[digest]))
             doc = load_document(path)
             drafts = chunk_document(doc, settings.chunk_size, settings.chunk_overlap)
             if not drafts:
                 raise LoaderError(f"{path.name} has no text to index.")
+            check_chunk_count(path.name, len(drafts))
         except (LoaderError, OSError) as exc:
             finish(FileResult(name, "failed", reason=str(exc)))
             continue
@@ -168,7 +186,7 @@ def index_paths(
             continue
         pending.append(
             PendingDocument(
-                path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None
+                path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None, origin
             )
         )
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
@@ -176,13 +194,54 @@ def index_paths(
             pending = []
     embed_and_write(engine, component, pending, settings, finish)
 
+    if copies:
+        new, old = copies[0]
+        report.notes.append(
+            f"{len(copies)} new document(s) have the same content as documents already indexed "
+            f"under other paths (e.g. {new} = {old}): were they indexed with another --base or from "
+            "another working directory? Use the same base as before, or delete the old copies."
+        )
     if prune:
-        for source_path, (doc_id, _) in sorted(known.items()):
-            if not (base_dir / source_path).is_file():
-                with engine.begin() as conn:
-                    conn.execute(sa.text("DELETE FROM documents WHERE id = :id"), {"id": doc_id})
-                finish(FileResult(source_path, "removed"))
+        plan = plan_prune(engine, component, paths, base_dir, failed=len(report.by_status("failed")))
+        report.notes.extend([plan.refused] if plan.refused else [])
+        for source_path in apply_prune(engine, plan):
+            finish(FileResult(source_path, "removed"))
     return report
+
+
+def preview_prune(
+    paths: Iterable[Path | str],
+    component: str,
+    *,
+    base: Path | str | None = None,
+    settings: Settings | None = None,
+) -> PrunePlan:
+    """What `index_paths(..., prune=True)` would remove, changing nothing (`--dry-run`).
+
+    Paths that are missing or outside the base refuse the prune here as they would in a
+    real run; files that would fail to load are only found by indexing them.
+    """
+    settings = settings or get_settings()
+    component = validate_component(component)
+    base_dir = Path(base) if base is not None else Path.cwd()
+    paths = list(paths)
+    files, missing = collect_files(paths)
+    failed = len(missing)
+    for path in files:
+        try:
+            source_path_of(path, base_dir)
+        except LoaderError:
+            failed += 1
+    return plan_prune(open_store(settings), component, paths, base_dir, failed=failed)
+
+
+def check_chunk_count(name: str, count: int) -> None:
+    """Refuse a document with more chunks than MAX_CHUNKS_PER_DOCUMENT, saying what to do."""
+    if count > MAX_CHUNKS_PER_DOCUMENT:
+        raise LoaderError(
+            f"{name} would make {count:,} chunks; the limit is {MAX_CHUNKS_PER_DOCUMENT:,} per document "
+            "(indexing it would keep the embedder busy for minutes). Split it into smaller files."
+        )
 
 
 def embedding_text(title: str, section: str, content: str) -> str:
@@ -220,12 +279,12 @@ def embed_and_write(
 _UPSERT = sa.text(
     """
     INSERT INTO documents (component, source_path, title, content_hash, media_type,
-                           size_bytes, chunk_count, indexed_at)
-    VALUES (:component, :source_path, :title, :content_hash, :media_type, :size, :n, now())
+                           size_bytes, chunk_count, origin, indexed_at)
+    VALUES (:component, :source_path, :title, :content_hash, :media_type, :size, :n, :origin, now())
     ON CONFLICT (component, source_path) DO UPDATE SET
         title = EXCLUDED.title, content_hash = EXCLUDED.content_hash,
         media_type = EXCLUDED.media_type, size_bytes = EXCLUDED.size_bytes,
-        chunk_count = EXCLUDED.chunk_count, indexed_at = now()
+        chunk_count = EXCLUDED.chunk_count, origin = EXCLUDED.origin, indexed_at = now()
     RETURNING id"""
 )
 
@@ -242,6 +301,7 @@ def write_document(conn: sa.Connection, component: str, item: PendingDocument, v
             "media_type": item.doc.media_type,
             "size": item.size,
             "n": len(item.drafts),
+            "origin": item.origin,
         },
     ).scalar_one()
     conn.execute(sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id})

@@ -70,9 +70,32 @@ def test_path_traversal_names_keep_only_the_base_name(uploads_dir):
     assert not (uploads_dir / "evil.md").exists()
     assert uploads.safe_filename("..\\..\\windows.md") == "windows.md"
     assert uploads.safe_filename("/etc/passwd.md") == "passwd.md"
-    for bad in ("", ".", "..", "../..", "/", ".hidden.md", "bad\x00name.md"):
+    for bad in ("", ".", "..", "../..", "/", ".hidden.md", "\u202e\x00"):
         with pytest.raises(UploadRejected):
             uploads.safe_filename(bad)
+
+
+def test_names_lose_control_and_bidi_characters_and_fit_255_bytes():
+    assert uploads.safe_filename("bad\x00na\tme.md") == "badname.md"
+    # U+202E would show "report\u202egnp.md" as "reportdm.png".
+    assert uploads.safe_filename("report\u202egnp.md") == "reportgnp.md"
+    long_name = "文" * 90 + ".md"  # 273 UTF-8 bytes
+    short = uploads.safe_filename(long_name)
+    assert short.endswith(".md") and len(short.encode()) <= 255 and short == "文" * 84 + ".md"
+    assert uploads.safe_filename("a" * 300) == "a" * 255
+
+
+def test_a_90_cjk_character_name_uploads_and_a_bad_name_fails_alone(uploads_dir):
+    long_name = "説明書" * 30 + ".md"  # 90 CJK characters, 273 bytes
+    report = uploads.save_and_index(
+        [Upload(long_name, GOOD), Upload("..", GOOD), Upload("ok.md", GOOD.replace(b"Sprocket", b"Gear"))],
+        "parts",
+    )
+    statuses = sorted(r.status for r in report.results)
+    assert statuses == ["added", "added", "failed"]
+    stored = sorted(p.name for p in (uploads_dir / "parts").iterdir())
+    assert len(stored) == 2 and all(len(n.encode()) <= 255 for n in stored)
+    assert any(n.startswith("説明書") and n.endswith(".md") for n in stored)
 
 
 def test_oversize_and_bad_names_fail_alone(uploads_dir, monkeypatch):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -19,9 +20,12 @@ from pathlib import Path, PurePosixPath
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.ingest import FileResult, IngestReport, Progress, index_paths, validate_component
+from docsassistant.inputs import strip_controls
 
 _BAD_NAME_CHARS = re.compile(r"[\x00-\x1f\x7f]")
-MAX_NAME_CHARS = 200
+# Linux and macOS file systems allow 255 bytes per name (ext4 NAME_MAX), not characters:
+# 90 CJK characters are 270 bytes.
+MAX_NAME_BYTES = 255
 
 
 class UploadRejected(ValueError):
@@ -62,21 +66,33 @@ def safe_filename(name: str) -> str:
     """The base name of an uploaded file's name; raises UploadRejected for unusable names.
 
     Both `/` and `\\` count as separators, so `../../evil.md` and `..\\evil.md` become
-    `evil.md`. Empty names, `.`/`..`, hidden (dot) files and control characters are refused.
+    `evil.md`. Control and bidi-control characters are removed (a bidi override can make
+    `txt.md` read as `dm.txt`); a name over 255 UTF-8 bytes is shortened, keeping its
+    extension. Empty names, `.`/`..` and hidden (dot) files are refused.
     """
     raw = name or ""
-    base = PurePosixPath(raw.replace("\\", "/")).name.strip()
+    cleaned = _BAD_NAME_CHARS.sub("", strip_controls(raw))
+    base = PurePosixPath(cleaned.replace("\\", "/")).name.strip()
     if not base or set(base) == {"."}:
         raise UploadRejected(f"The file name {raw!r} is not a usable file name.")
     if base.startswith("."):
         raise UploadRejected(
             f"Hidden files ({base}) are not accepted: rename the file without the leading dot."
         )
-    if _BAD_NAME_CHARS.search(base):
-        raise UploadRejected(f"The file name {raw!r} contains control characters.")
-    if len(base) > MAX_NAME_CHARS:
-        raise UploadRejected(f"The file name is longer than {MAX_NAME_CHARS} characters.")
-    return base
+    return shorten_name(base)
+
+
+def shorten_name(name: str, max_bytes: int = MAX_NAME_BYTES) -> str:
+    """`name` cut to at most `max_bytes` UTF-8 bytes at a character boundary, keeping its
+    extension (`.md` stays, so the file still loads as Markdown)."""
+    if len(name.encode()) <= max_bytes:
+        return name
+    suffix = PurePosixPath(name).suffix
+    if len(suffix.encode()) > max_bytes // 2:  # not a real extension
+        suffix = ""
+    stem = name[: len(name) - len(suffix)] if suffix else name
+    room = max_bytes - len(suffix.encode())
+    return stem.encode()[:room].decode(errors="ignore").rstrip() + suffix
 
 
 def size_limit_bytes(settings: Settings | None = None) -> int:
@@ -119,37 +135,75 @@ def save_and_index(
         if progress:
             progress(Progress(len(report.results), total, result))
 
-    staging = settings.data_dir / "upload-staging" / uuid.uuid4().hex
+    staging_root = settings.data_dir / "upload-staging"
+    sweep_stale_staging(staging_root)
+    staging = staging_root / uuid.uuid4().hex
     staged: dict[str, Path] = {}
     try:
         for upload in uploads:
+            shown = strip_controls(upload.name or "") or "(no name)"
             try:
                 name = safe_filename(upload.name)
                 check_size(name, len(upload.data), settings)
                 if name in staged:
                     raise UploadRejected(f"{name} appears twice in this batch; only the first copy was used.")
+                staging.mkdir(parents=True, exist_ok=True)
+                path = staging / name
+                path.write_bytes(upload.data)
             except UploadRejected as exc:
-                finish(FileResult(upload.name or "(no name)", "failed", reason=str(exc)))
+                finish(FileResult(shown, "failed", reason=str(exc)))
                 continue
-            staging.mkdir(parents=True, exist_ok=True)
-            path = staging / name
-            path.write_bytes(upload.data)
+            except OSError as exc:  # e.g. a full disk: this file fails, the batch goes on
+                finish(FileResult(shown, "failed", reason=f"Could not be saved: {exc.strerror or exc}."))
+                continue
             staged[name] = path
         if not staged:
             return report
 
-        def indexed(p: Progress) -> None:
-            finish(_named(p.result, staging))
-
-        index_paths(list(staged.values()), component, base=staging, settings=settings, progress=indexed)
         target = upload_dir(component, settings)
-        target.mkdir(parents=True, exist_ok=True)
-        for result in report.results:
+
+        def indexed(p: Progress) -> None:
+            result = _named(p.result, staging)
             if result.status in ("added", "updated", "unchanged") and result.source_path in staged:
-                os.replace(staged[result.source_path], target / result.source_path)
+                keep(staged[result.source_path], target, result)
+            finish(result)
+
+        index_paths(
+            list(staged.values()),
+            component,
+            base=staging,
+            origin="upload",
+            settings=settings,
+            progress=indexed,
+        )
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return report
+
+
+def keep(staged: Path, target: Path, result: FileResult) -> None:
+    """Move a file whose document was just committed into the uploads folder. Done per
+    file, right after its commit, so a killed process leaves no indexed upload without
+    its stored file (and no stored file without its document)."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        os.replace(staged, target / result.source_path)
+    except OSError as exc:
+        result.reason = f"Indexed, but the file could not be stored for re-indexing: {exc}."
+
+
+def sweep_stale_staging(root: Path, max_age_s: float = 3600) -> None:
+    """Remove staging folders left by a process that was killed mid-upload (a live upload
+    touches its folder within seconds, so an hour-old one has no owner)."""
+    if not root.is_dir():
+        return
+    cutoff = time.time() - max_age_s
+    for folder in root.iterdir():
+        try:
+            if folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _named(result: FileResult, folder: Path) -> FileResult:
@@ -179,7 +233,7 @@ def reindex_document(component: str, source_path: str, *, settings: Settings | N
             "e.g. with `docsassistant ingest`): index it again from there.",
         )
     report = index_paths(
-        [path], component, base=upload_dir(component, settings), force=True, settings=settings
+        [path], component, base=upload_dir(component, settings), force=True, origin="upload", settings=settings
     )
     if not report.results:
         return FileResult(source_path, "failed", reason="Nothing was indexed.")

@@ -1,0 +1,97 @@
+"""Which documents `ingest --prune` may remove, decided so that it cannot lose data.
+
+A prune removes a document only when all of these hold:
+- it was indexed from files by the CLI (`origin = 'cli'`), never an upload or a BEIR record;
+- its source path lies under one of the paths given to this run (relative to the base),
+  so a run over `docs/guides` never judges documents from `docs/api` or another base;
+- its file is no longer there;
+- nothing in the run failed and no path fell outside the base: a failure means this run
+  cannot tell a deleted file from one it could not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sqlalchemy as sa
+
+
+@dataclass
+class PrunePlan:
+    """What a prune would remove (`doomed`: source path → document id), or why it won't."""
+
+    doomed: dict[str, int] = field(default_factory=dict)
+    refused: str | None = None
+    note: str | None = None
+
+
+def scope_of(paths: Iterable[Path | str], base: Path) -> list[str]:
+    """Each given path relative to `base`: "" for the base itself, "dir/" for a folder,
+    "dir/file.md" for a file. Raises ValueError for a path outside the base."""
+    root = base.resolve()
+    scope = []
+    for raw in paths:
+        path = Path(raw).resolve()
+        try:
+            rel = path.relative_to(root).as_posix()
+        except ValueError:
+            raise ValueError(f"{raw} is outside the base folder {base}") from None
+        if rel == ".":
+            scope.append("")
+        else:
+            scope.append(f"{rel}/" if path.is_dir() else rel)
+    return scope
+
+
+def in_scope(source_path: str, scope: list[str]) -> bool:
+    return any(s == "" or source_path == s or (s.endswith("/") and source_path.startswith(s)) for s in scope)
+
+
+def plan_prune(
+    engine: sa.Engine,
+    component: str,
+    paths: Iterable[Path | str],
+    base: Path,
+    failed: int,
+) -> PrunePlan:
+    """Decide what a prune of `component` over `paths` may remove; `failed` counts this
+    run's failed files and paths (any failure refuses the prune)."""
+    paths = list(paths)
+    if failed:
+        return PrunePlan(
+            refused=f"Nothing was pruned: {failed} file(s) or path(s) failed in this run, so a missing "
+            "document could be one this run could not read. Fix the failures (or the --base) and run again."
+        )
+    try:
+        scope = scope_of(paths, base)
+    except ValueError as exc:
+        return PrunePlan(refused=f"Nothing was pruned: {exc}.")
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.text("SELECT id, source_path FROM documents WHERE component = :c AND origin = 'cli'"),
+            {"c": component},
+        ).all()
+    under = {r.source_path: r.id for r in rows if in_scope(r.source_path, scope)}
+    doomed = {p: i for p, i in sorted(under.items()) if not (base / p).is_file()}
+    note = None
+    if rows and not under:
+        note = (
+            f"None of the {len(rows)} documents this component has from the CLI lie under the given "
+            "paths relative to the base: if they came from the same files, they were indexed with "
+            "another --base (or from another working directory); use that one so paths match."
+        )
+    return PrunePlan(doomed=doomed, note=note)
+
+
+def apply_prune(engine: sa.Engine, plan: PrunePlan) -> list[str]:
+    """Delete the planned documents (chunks cascade) in one transaction; returns their paths."""
+    if plan.refused or not plan.doomed:
+        return []
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text("DELETE FROM documents WHERE id = ANY(:ids) AND origin = 'cli'"),
+            {"ids": list(plan.doomed.values())},
+        )
+    return list(plan.doomed)
