@@ -207,6 +207,7 @@ def test_upload_ask_share_continue(streamlit_app, tmp_path, capsys):
                 visible_text(page, re.compile(r"Last upload into .*frob.*1 added, 1 failed"))
             ).to_be_visible()
             wait_idle(page)
+            expect(page.locator('[data-testid="stFileUploaderFile"]')).to_have_count(0)  # cleared
             expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
             page.wait_for_timeout(500)  # the result grid is drawn on a canvas
             shot(page, "02-upload-done")

@@ -46,7 +46,12 @@ def test_the_same_batch_uploaded_fails_alone(clean_db, batch) -> None:
     picked = ["divs-20k.html", "bomb.docx", "one-line.md", "gearbox.md"]
     report = uploads.save_and_index([Upload(n, batch[n].read_bytes()) for n in picked], "hostile-up")
     statuses = {r.source_path: r.status for r in report.results}
-    assert statuses == {"divs-20k.html": "failed", "bomb.docx": "failed", "one-line.md": "failed", "gearbox.md": "added"}
+    assert statuses == {
+        "divs-20k.html": "failed",
+        "bomb.docx": "failed",
+        "one-line.md": "failed",
+        "gearbox.md": "added",
+    }
 
 
 def test_nesting_within_the_limit_is_read(tmp_path: Path) -> None:

@@ -18,10 +18,12 @@ from docsassistant.ingest import index_paths
 from docsassistant.ui import uploads
 from docsassistant.ui.uploads import Upload
 
-FILES = 30
+FILES = 10
 # Many short sections: chunks embed fast but each document takes a while to write, so
 # the test can catch a write in flight.
-PAGE = "# Page {n}\n\n" + "\n\n".join(f"## Topic {{n}}-{i}\n\nShort note {i} of page {{n}}." for i in range(60))
+PAGE = "# Page {n}\n\n" + "\n\n".join(
+    f"## Topic {{n}}-{i}\n\nShort note {i} of page {{n}}." for i in range(24)
+)
 
 INGEST = "from docsassistant.ingest import index_paths; import sys; from pathlib import Path; p = Path(sys.argv[1]); index_paths([p], 'killed', base=p)"
 UPLOAD = (
@@ -104,7 +106,9 @@ def test_kill_9_during_an_upload_keeps_files_and_documents_in_step(clean_db, tmp
     assert leftovers
     for folder_left in leftovers:
         os.utime(folder_left, (time.time() - 7200, time.time() - 7200))
-    report = uploads.save_and_index([Upload(p.name, p.read_bytes()) for p in sorted(folder.iterdir())], "killed")
+    report = uploads.save_and_index(
+        [Upload(p.name, p.read_bytes()) for p in sorted(folder.iterdir())], "killed"
+    )
     assert report.counts()["failed"] == 0
     assert len(_consistent(clean_db)) == FILES == len(list(stored_dir.iterdir()))
     assert not any(staging.iterdir())

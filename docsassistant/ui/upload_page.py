@@ -67,7 +67,9 @@ def upload_section(settings: Settings, components: list[str], store_error: str |
 def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) -> None:
     """Save and index a batch with a progress bar; the results stay shown on later runs."""
     try:
-        component = validate_component(clean_text(component, what="component name", max_chars=MAX_COMPONENT_CHARS))
+        component = validate_component(
+            clean_text(component, what="component name", max_chars=MAX_COMPONENT_CHARS)
+        )
     except ValueError as exc:
         st.error(str(exc))
         return

@@ -233,7 +233,12 @@ def reindex_document(component: str, source_path: str, *, settings: Settings | N
             "e.g. with `docsassistant ingest`): index it again from there.",
         )
     report = index_paths(
-        [path], component, base=upload_dir(component, settings), force=True, origin="upload", settings=settings
+        [path],
+        component,
+        base=upload_dir(component, settings),
+        force=True,
+        origin="upload",
+        settings=settings,
     )
     if not report.results:
         return FileResult(source_path, "failed", reason="Nothing was indexed.")
