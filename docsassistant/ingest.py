@@ -4,7 +4,6 @@ transaction. Idempotent by content hash; one bad file fails alone."""
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,8 +14,9 @@ import sqlalchemy as sa
 from docsassistant.chunking import ChunkDraft, chunk_document
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
-from docsassistant.loaders import SUPPORTED_EXTENSIONS, LoadedDocument, LoaderError, load_document
-from docsassistant.prune import PrunePlan, apply_prune, plan_prune
+from docsassistant.loaders import LoadedDocument, LoaderError, load_document
+from docsassistant.prune import apply_prune, copies_note, plan_prune
+from docsassistant.sources import collect_files, source_path_of, validate_component
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
 
@@ -27,7 +27,6 @@ EMBED_GROUP = 512
 # embedding runs at ~32 chunks/s on 2 cores, so 2,500 chunks already cost over a minute.
 MAX_CHUNKS_PER_DOCUMENT = 2500
 ORIGINS = ("cli", "upload", "beir")
-_COMPONENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
 
 
 @dataclass
@@ -78,34 +77,6 @@ class PendingDocument:
     origin: str = "cli"  # cli | upload | beir: only 'cli' documents are ever pruned
 
 
-def validate_component(component: str) -> str:
-    name = component.strip().lower()
-    if not name or len(name) > 64 or not set(name) <= _COMPONENT_CHARS:
-        raise ValueError(
-            f"Invalid component name {component!r}: use 1-64 characters from a-z, 0-9, '-', '_', '.'."
-        )
-    return name
-
-
-def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[FileResult]]:
-    """Expand folders to their supported files; name missing paths as failures."""
-    files: list[Path] = []
-    missing: list[FileResult] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if Path(name).suffix.lower() in SUPPORTED_EXTENSIONS:
-                        files.append(Path(root) / name)
-        elif path.is_file():
-            files.append(path)
-        else:
-            missing.append(FileResult(str(raw), "failed", reason="No such file or folder."))
-    return files, missing
-
-
 def known_documents(engine: sa.Engine, component: str) -> dict[str, tuple[int, str]]:
     """source_path → (document id, content hash) for the documents of a component."""
     with engine.connect() as conn:
@@ -114,13 +85,6 @@ def known_documents(engine: sa.Engine, component: str) -> dict[str, tuple[int, s
             {"c": component},
         )
         return {row.source_path: (row.id, row.content_hash) for row in rows}
-
-
-def source_path_of(path: Path, base: Path) -> str:
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
-        raise LoaderError(f"{path} is outside the base folder {base}; pass --base.") from None
 
 
 def index_paths(
@@ -149,7 +113,7 @@ def index_paths(
     base_dir = Path(base) if base is not None else Path.cwd()
     engine = open_store(settings)
     files, missing = collect_files(paths)
-    report = IngestReport(component, list(missing))
+    report = IngestReport(component, [FileResult(raw, "failed", reason=why) for raw, why in missing])
     total = len(files) + len(missing)
     known = known_documents(engine, component)
     known_paths_by_hash = {digest: path for path, (_, digest) in known.items()}
@@ -195,44 +159,13 @@ def index_paths(
     embed_and_write(engine, component, pending, settings, finish)
 
     if copies:
-        new, old = copies[0]
-        report.notes.append(
-            f"{len(copies)} new document(s) have the same content as documents already indexed "
-            f"under other paths (e.g. {new} = {old}): were they indexed with another --base or from "
-            "another working directory? Use the same base as before, or delete the old copies."
-        )
+        report.notes.append(copies_note(copies))
     if prune:
         plan = plan_prune(engine, component, paths, base_dir, failed=len(report.by_status("failed")))
         report.notes.extend([plan.refused] if plan.refused else [])
         for source_path in apply_prune(engine, plan):
             finish(FileResult(source_path, "removed"))
     return report
-
-
-def preview_prune(
-    paths: Iterable[Path | str],
-    component: str,
-    *,
-    base: Path | str | None = None,
-    settings: Settings | None = None,
-) -> PrunePlan:
-    """What `index_paths(..., prune=True)` would remove, changing nothing (`--dry-run`).
-
-    Paths that are missing or outside the base refuse the prune here as they would in a
-    real run; files that would fail to load are only found by indexing them.
-    """
-    settings = settings or get_settings()
-    component = validate_component(component)
-    base_dir = Path(base) if base is not None else Path.cwd()
-    paths = list(paths)
-    files, missing = collect_files(paths)
-    failed = len(missing)
-    for path in files:
-        try:
-            source_path_of(path, base_dir)
-        except LoaderError:
-            failed += 1
-    return plan_prune(open_store(settings), component, paths, base_dir, failed=failed)
 
 
 def check_chunk_count(name: str, count: int) -> None:

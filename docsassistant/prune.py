@@ -17,6 +17,11 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from docsassistant.config import Settings, get_settings
+from docsassistant.loaders import LoaderError
+from docsassistant.sources import collect_files, source_path_of, validate_component
+from docsassistant.store import open_store
+
 
 @dataclass
 class PrunePlan:
@@ -85,6 +90,16 @@ def plan_prune(
     return PrunePlan(doomed=doomed, note=note)
 
 
+def copies_note(copies: list[tuple[str, str]]) -> str:
+    """What to say when new documents repeat known ones under other paths: (new, old) pairs."""
+    new, old = copies[0]
+    return (
+        f"{len(copies)} new document(s) have the same content as documents already indexed "
+        f"under other paths (e.g. {new} = {old}): were they indexed with another --base or from "
+        "another working directory? Use the same base as before, or delete the old copies."
+    )
+
+
 def apply_prune(engine: sa.Engine, plan: PrunePlan) -> list[str]:
     """Delete the planned documents (chunks cascade) in one transaction; returns their paths."""
     if plan.refused or not plan.doomed:
@@ -95,3 +110,29 @@ def apply_prune(engine: sa.Engine, plan: PrunePlan) -> list[str]:
             {"ids": list(plan.doomed.values())},
         )
     return list(plan.doomed)
+
+
+def preview_prune(
+    paths: Iterable[Path | str],
+    component: str,
+    *,
+    base: Path | str | None = None,
+    settings: Settings | None = None,
+) -> PrunePlan:
+    """What `index_paths(..., prune=True)` would remove, changing nothing (`--dry-run`).
+
+    Paths that are missing or outside the base refuse the prune here as they would in a
+    real run; files that would fail to load are only found by indexing them.
+    """
+    settings = settings or get_settings()
+    component = validate_component(component)
+    base_dir = Path(base) if base is not None else Path.cwd()
+    paths = list(paths)
+    files, missing = collect_files(paths)
+    failed = len(missing)
+    for path in files:
+        try:
+            source_path_of(path, base_dir)
+        except LoaderError:
+            failed += 1
+    return plan_prune(open_store(settings), component, paths, base_dir, failed=failed)

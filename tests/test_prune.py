@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from docsassistant.cli import app
 from docsassistant.documents import list_documents
-from docsassistant.ingest import index_paths, preview_prune
+from docsassistant.ingest import index_paths
+from docsassistant.prune import preview_prune
 from docsassistant.ui import uploads
 from docsassistant.ui.uploads import Upload
 

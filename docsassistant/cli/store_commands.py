@@ -125,7 +125,8 @@ def ingest(
     force: Annotated[bool, typer.Option(help="Re-index files even when unchanged.")] = False,
 ) -> None:
     """Index files and folders; unchanged files are skipped."""
-    from docsassistant.ingest import index_paths, preview_prune
+    from docsassistant.ingest import index_paths
+    from docsassistant.prune import preview_prune
 
     component = clean_component(component)
     if dry_run:
