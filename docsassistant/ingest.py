@@ -26,6 +26,8 @@ EMBED_GROUP = 512
 # A document that splits into more chunks than this is refused before it is embedded:
 # embedding runs at ~32 chunks/s on 2 cores, so 2,500 chunks already cost over a minute.
 MAX_CHUNKS_PER_DOCUMENT = 2500
+# Files are read whole (to hash and parse them): a bigger one is refused unread.
+MAX_FILE_BYTES = 200 * 1024 * 1024
 ORIGINS = ("cli", "upload", "beir")
 
 
@@ -129,6 +131,10 @@ def index_paths(
         name = str(path)
         try:
             source_path = name = source_path_of(path, base_dir)
+            if (size := path.stat().st_size) > MAX_FILE_BYTES:
+                raise LoaderError(
+                    f"{path.name} is {size / 1e6:,.0f} MB; the limit is {MAX_FILE_BYTES / 1e6:,.0f} MB per file."
+                )
             data = path.read_bytes()
             digest = hashlib.sha256(data).hexdigest()
             existing = known.get(source_path)

@@ -101,3 +101,13 @@ def test_code_spans_follow_commonmark_and_stay_linear() -> None:
     assert [line[s:e] for s, e in code_spans(line)] == ["`x`", "``y ` z``"]
     hostile = "`" + " ``" * 100_000  # unclosed runs of one length, each paired in one pass
     assert len(code_spans(hostile)) == 50_000
+
+
+def test_a_file_over_the_size_cap_is_refused_unread(clean_db, tmp_path: Path, monkeypatch) -> None:
+    import docsassistant.ingest as ingest
+
+    monkeypatch.setattr(ingest, "MAX_FILE_BYTES", 50)
+    big = tmp_path / "big.md"
+    big.write_text("# Big\n\n" + "word " * 20, encoding="utf-8")
+    [result] = index_paths([big], "cap", base=tmp_path).results
+    assert result.status == "failed" and "MB per file" in result.reason
