@@ -82,8 +82,13 @@ def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) 
             text=f"{p.done}/{p.total} · {p.result.source_path}: {p.result.status}{chunks}",
         )
 
-    with st.spinner("Indexing (the first batch also loads the embedding model)…"):
-        report = uploads.save_and_index(batch, component, settings=settings, progress=progress)
+    try:
+        with st.spinner("Indexing (the first batch also loads the embedding model)…"):
+            report = uploads.save_and_index(batch, component, settings=settings, progress=progress)
+    except Exception as exc:  # e.g. the database went away: files committed so far stay indexed
+        bar.empty()
+        st.error(f"The upload stopped: {type(exc).__name__}: {exc}. Files indexed before it stay indexed.")
+        return
     bar.empty()
     st.session_state[RESULTS_KEY] = {
         "component": component,
