@@ -46,17 +46,17 @@ def docx_bomb(path: Path, xml_mb: int = 95) -> Path:
     return path
 
 
-def repeated_heading(path: Path, megabytes: int = 16) -> Path:
+def repeated_heading(path: Path, megabytes: float = 16) -> Path:
     """Markdown where one heading repeats over a short paragraph, `megabytes` in all."""
     block = "## Same heading\n\nA short paragraph under the same heading again.\n\n"
-    path.write_text(block * (megabytes * 1024 * 1024 // len(block)), encoding="utf-8")
+    path.write_text(block * int(megabytes * 1024 * 1024 // len(block)), encoding="utf-8")
     return path
 
 
-def one_line(path: Path, megabytes: int = 10) -> Path:
+def one_line(path: Path, megabytes: float = 10) -> Path:
     """One line of Markdown, `megabytes` long, with words, backticks and unclosed `![`."""
     unit = "word ![alt `tick "
-    path.write_text(unit * (megabytes * 1024 * 1024 // len(unit)), encoding="utf-8")
+    path.write_text(unit * int(megabytes * 1024 * 1024 // len(unit)), encoding="utf-8")
     return path
 
 

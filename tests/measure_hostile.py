@@ -6,6 +6,9 @@ Each file is indexed by `index_paths` in its own fresh process (so peak RSS is t
 file's alone), into component `hostile-measure` of the configured store; the files are
 generated into `folder` (default: a temporary folder). Target (issue 7): every file
 refused or indexed within 10 s and 1 GB.
+
+A second table loads and chunks (no embedding) variants just under the caps, to show the
+loaders stay linear where nothing refuses them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from hostile_files import issue_batch
+from hostile_files import issue_batch, nested_divs, one_line, repeated_heading
 
 CHILD = """
 import json, resource, sys, time
@@ -32,21 +35,47 @@ peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"status": result.status, "seconds": seconds, "peak_mb": peak_mb, "reason": result.reason}))
 """
 
+LOAD_ONLY = """
+import json, resource, sys, time
+from pathlib import Path
+from docsassistant.chunking import chunk_document
+from docsassistant.loaders import load_document
+start = time.perf_counter()
+chunks = len(chunk_document(load_document(Path(sys.argv[1]))))
+seconds = time.perf_counter() - start
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"status": f"{chunks} chunks", "seconds": seconds, "peak_mb": peak_mb, "reason": None}))
+"""
+
+
+def run(code: str, path: Path) -> dict:
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def show(name: str, path: Path, r: dict) -> None:
+    size = f"{path.stat().st_size / 1e6:.2f} MB"
+    print(
+        f"{name:<22}{size:>10}  {r['status']:<12}{r['seconds']:>9.2f}{r['peak_mb']:>8.0f} MB  "
+        f"{(r['reason'] or '')[:90]}"
+    )
+
 
 def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="hostile-"))
     files = issue_batch(folder)
-    print(f"{'file':<22}{'size':>10}  {'status':<8}{'seconds':>9}{'peak RSS':>11}  reason")
+    header = f"{'file':<22}{'size':>10}  {'status':<12}{'seconds':>9}{'peak RSS':>11}  reason"
+    print("Indexed with index_paths, one process per file:\n" + header)
     for name, path in files.items():
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, check=True
-        ).stdout
-        r = json.loads(out.strip().splitlines()[-1])
-        size = f"{path.stat().st_size / 1e6:.2f} MB"
-        print(
-            f"{name:<22}{size:>10}  {r['status']:<8}{r['seconds']:>9.2f}{r['peak_mb']:>8.0f} MB  "
-            f"{(r['reason'] or '')[:90]}"
-        )
+        show(name, path, run(CHILD, path))
+    under = {
+        "divs-200.html": nested_divs(folder / "divs-200.html", 200),
+        "repeated-heading-1.9.md": repeated_heading(folder / "repeated-heading-1.9.md", 1.9),
+        "one-line-1.9.md": one_line(folder / "one-line-1.9.md", 1.9),
+    }
+    print("\nJust under the caps, loaded and chunked only (no embedding):\n" + header)
+    for name, path in under.items():
+        show(name, path, run(LOAD_ONLY, path))
 
 
 if __name__ == "__main__":
