@@ -16,7 +16,7 @@ _HEADING_STYLE = re.compile(r"^heading\s*([1-9])$", re.I)
 # A .docx is a zip of XML parts; python-docx expands and parses them all in memory (lxml
 # trees take ~10x the XML's size). Sizes are checked from the zip's directory before
 # anything is expanded, and Python's zipfile never inflates past a member's stated size.
-MAX_EXPANDED_BYTES = 50 * 1024 * 1024
+MAX_EXPANDED_BYTES = 50_000_000
 MAX_XML_BYTES = 10 * MAX_DOCUMENT_CHARS  # markup around 2 M characters of text
 
 
