@@ -79,7 +79,7 @@ def main() -> None:
     for name, path in files.items():
         show(name, path, run(CHILD, path))
     under = {
-        "divs-200.html": nested_divs(folder / "divs-200.html", 200),
+        "divs-190.html": nested_divs(folder / "divs-190.html", 190),
         "repeated-heading-1.9.md": repeated_heading(folder / "repeated-heading-1.9.md", 1.9),
         "one-line-1.9.md": one_line(folder / "one-line-1.9.md", 1.9),
     }
