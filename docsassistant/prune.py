@@ -66,13 +66,13 @@ def plan_prune(
     paths = list(paths)
     if failed:
         return PrunePlan(
-            refused=f"Nothing was pruned: {failed} file(s) or path(s) failed in this run, so a missing "
-            "document could be one this run could not read. Fix the failures (or the --base) and run again."
+            refused=f"Nothing is pruned: {failed} file(s) or path(s) of this run failed or lie outside the base, so a "
+            "missing document could be one this run could not read. Fix the failures (or the --base) and run again."
         )
     try:
         scope = scope_of(paths, base)
     except ValueError as exc:
-        return PrunePlan(refused=f"Nothing was pruned: {exc}.")
+        return PrunePlan(refused=f"Nothing is pruned: {exc}.")
     with engine.connect() as conn:
         rows = conn.execute(
             sa.text("SELECT id, source_path FROM documents WHERE component = :c AND origin = 'cli'"),

@@ -58,7 +58,7 @@ def test_wrong_base_fails_every_file_and_prunes_nothing(clean_db, tmp_path: Path
     elsewhere.mkdir()
     report = index_paths([docs], "kb", base=elsewhere, prune=True)
     assert report.counts()["failed"] == 3 and report.counts()["removed"] == 0
-    assert "Nothing was pruned" in report.notes[0]
+    assert "Nothing is pruned" in report.notes[0]
     assert _paths("kb") == ["api/items.md", "api/orders.md", "guide.md"]
 
 
@@ -109,7 +109,7 @@ def test_dry_run_lists_what_would_go_and_changes_nothing(clean_db, tmp_path: Pat
     assert "would remove kb/guide.md" in result.output
     assert "guide.md" in _paths("kb")
     result = runner.invoke(app, ["ingest", str(docs), "-c", "kb", "--base", str(tmp_path / "x"), "--dry-run"])
-    assert result.exit_code == 1 and "Nothing was pruned" in result.output
+    assert result.exit_code == 1 and "Nothing is pruned" in result.output
 
 
 def test_origin_is_recorded(no_uploads, tmp_path: Path, engine) -> None:
