@@ -12,7 +12,7 @@ def list_documents(component: str | None = None, *, settings: Settings | None = 
     """Indexed documents (newest first within a component), with their chunk counts."""
     engine = open_store(settings or get_settings(), check=False)
     sql = (
-        "SELECT id, component, source_path, title, media_type, size_bytes, chunk_count, indexed_at "
+        "SELECT id, component, source_path, title, media_type, size_bytes, chunk_count, origin, indexed_at "
         "FROM documents WHERE (CAST(:c AS text) IS NULL OR component = :c) "
         "ORDER BY component, source_path"
     )

@@ -445,7 +445,7 @@ def index_beir(
         drafts = chunk_document(doc, settings.chunk_size, settings.chunk_overlap)
         pending.append(
             PendingDocument(
-                Path(doc_id), doc_id, digest, len(raw), doc, drafts, existing[0] if existing else None
+                Path(doc_id), doc_id, digest, len(raw), doc, drafts, existing[0] if existing else None, "beir"
             )
         )
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:

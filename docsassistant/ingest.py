@@ -4,7 +4,6 @@ transaction. Idempotent by content hash; one bad file fails alone."""
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,14 +14,21 @@ import sqlalchemy as sa
 from docsassistant.chunking import ChunkDraft, chunk_document
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
-from docsassistant.loaders import SUPPORTED_EXTENSIONS, LoadedDocument, LoaderError, load_document
+from docsassistant.loaders import LoadedDocument, LoaderError, load_document
+from docsassistant.prune import apply_prune, copies_note, plan_prune
+from docsassistant.sources import collect_files, source_path_of, validate_component
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
 
 # Chunks collected before one call to the embedder: big enough for the model's own
 # length-sorted batching to pay off, small enough to bound memory.
 EMBED_GROUP = 512
-_COMPONENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+# A document that splits into more chunks than this is refused before it is embedded:
+# embedding runs at ~32 chunks/s on 2 cores, so 2,500 chunks already cost over a minute.
+MAX_CHUNKS_PER_DOCUMENT = 2500
+# Files are read whole (to hash and parse them): a bigger one is refused unread.
+MAX_FILE_BYTES = 200 * 1024 * 1024
+ORIGINS = ("cli", "upload", "beir")
 
 
 @dataclass
@@ -37,6 +43,7 @@ class FileResult:
 class IngestReport:
     component: str
     results: list[FileResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. why a prune was refused
 
     def by_status(self, status: str) -> list[FileResult]:
         return [r for r in self.results if r.status == status]
@@ -69,34 +76,7 @@ class PendingDocument:
     doc: LoadedDocument
     drafts: list[ChunkDraft]
     existing_id: int | None
-
-
-def validate_component(component: str) -> str:
-    name = component.strip().lower()
-    if not name or len(name) > 64 or not set(name) <= _COMPONENT_CHARS:
-        raise ValueError(
-            f"Invalid component name {component!r}: use 1-64 characters from a-z, 0-9, '-', '_', '.'."
-        )
-    return name
-
-
-def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[FileResult]]:
-    """Expand folders to their supported files; name missing paths as failures."""
-    files: list[Path] = []
-    missing: list[FileResult] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(names):
-                    if Path(name).suffix.lower() in SUPPORTED_EXTENSIONS:
-                        files.append(Path(root) / name)
-        elif path.is_file():
-            files.append(path)
-        else:
-            missing.append(FileResult(str(raw), "failed", reason="No such file or folder."))
-    return files, missing
+    origin: str = "cli"  # cli | upload | beir: only 'cli' documents are ever pruned
 
 
 def known_documents(engine: sa.Engine, component: str) -> dict[str, tuple[int, str]]:
@@ -109,13 +89,6 @@ def known_documents(engine: sa.Engine, component: str) -> dict[str, tuple[int, s
         return {row.source_path: (row.id, row.content_hash) for row in rows}
 
 
-def source_path_of(path: Path, base: Path) -> str:
-    try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
-    except ValueError:
-        raise LoaderError(f"{path} is outside the base folder {base}; pass --base.") from None
-
-
 def index_paths(
     paths: Iterable[Path | str],
     component: str,
@@ -123,22 +96,30 @@ def index_paths(
     base: Path | str | None = None,
     prune: bool = False,
     force: bool = False,
+    origin: str = "cli",
     settings: Settings | None = None,
     progress: ProgressCallback | None = None,
 ) -> IngestReport:
     """Index files and folders into `component`; see the module docstring.
 
     `force` re-indexes files even when their content hash is unchanged (after a loader
-    or chunking change); the old chunks are still replaced atomically.
+    or chunking change); the old chunks are still replaced atomically. `prune` then
+    removes documents whose files are gone, under the rules of docsassistant.prune.
+    `origin` records who indexed the documents (the upload page passes "upload").
     """
     settings = settings or get_settings()
     component = validate_component(component)
+    if origin not in ORIGINS:
+        raise ValueError(f"origin must be one of {ORIGINS}, got {origin!r}")
+    paths = list(paths)
     base_dir = Path(base) if base is not None else Path.cwd()
     engine = open_store(settings)
     files, missing = collect_files(paths)
-    report = IngestReport(component, list(missing))
+    report = IngestReport(component, [FileResult(raw, "failed", reason=why) for raw, why in missing])
     total = len(files) + len(missing)
     known = known_documents(engine, component)
+    known_paths_by_hash = {digest: path for path, (_, digest) in known.items()}
+    copies: list[tuple[str, str]] = []  # (new source path, known path with the same content)
 
     def finish(result: FileResult) -> None:
         report.results.append(result)
@@ -150,16 +131,23 @@ def index_paths(
         name = str(path)
         try:
             source_path = name = source_path_of(path, base_dir)
+            if (size := path.stat().st_size) > MAX_FILE_BYTES:
+                raise LoaderError(
+                    f"{path.name} is {size / 1e6:,.0f} MB; the limit is {MAX_FILE_BYTES / 1e6:,.0f} MB per file."
+                )
             data = path.read_bytes()
             digest = hashlib.sha256(data).hexdigest()
             existing = known.get(source_path)
             if existing and existing[1] == digest and not force:
                 finish(FileResult(source_path, "unchanged"))
                 continue
+            if existing is None and digest in known_paths_by_hash:
+                copies.append((source_path, known_paths_by_hash[digest]))
             doc = load_document(path)
             drafts = chunk_document(doc, settings.chunk_size, settings.chunk_overlap)
             if not drafts:
                 raise LoaderError(f"{path.name} has no text to index.")
+            check_chunk_count(path.name, len(drafts))
         except (LoaderError, OSError) as exc:
             finish(FileResult(name, "failed", reason=str(exc)))
             continue
@@ -168,7 +156,7 @@ def index_paths(
             continue
         pending.append(
             PendingDocument(
-                path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None
+                path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None, origin
             )
         )
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
@@ -176,13 +164,23 @@ def index_paths(
             pending = []
     embed_and_write(engine, component, pending, settings, finish)
 
+    if copies:
+        report.notes.append(copies_note(copies))
     if prune:
-        for source_path, (doc_id, _) in sorted(known.items()):
-            if not (base_dir / source_path).is_file():
-                with engine.begin() as conn:
-                    conn.execute(sa.text("DELETE FROM documents WHERE id = :id"), {"id": doc_id})
-                finish(FileResult(source_path, "removed"))
+        plan = plan_prune(engine, component, paths, base_dir, failed=len(report.by_status("failed")))
+        report.notes.extend([plan.refused] if plan.refused else [])
+        for source_path in apply_prune(engine, plan):
+            finish(FileResult(source_path, "removed"))
     return report
+
+
+def check_chunk_count(name: str, count: int) -> None:
+    """Refuse a document with more chunks than MAX_CHUNKS_PER_DOCUMENT, saying what to do."""
+    if count > MAX_CHUNKS_PER_DOCUMENT:
+        raise LoaderError(
+            f"{name} would make {count:,} chunks; the limit is {MAX_CHUNKS_PER_DOCUMENT:,} per document "
+            "(indexing it would keep the embedder busy for minutes). Split it into smaller files."
+        )
 
 
 def embedding_text(title: str, section: str, content: str) -> str:
@@ -220,12 +218,12 @@ def embed_and_write(
 _UPSERT = sa.text(
     """
     INSERT INTO documents (component, source_path, title, content_hash, media_type,
-                           size_bytes, chunk_count, indexed_at)
-    VALUES (:component, :source_path, :title, :content_hash, :media_type, :size, :n, now())
+                           size_bytes, chunk_count, origin, indexed_at)
+    VALUES (:component, :source_path, :title, :content_hash, :media_type, :size, :n, :origin, now())
     ON CONFLICT (component, source_path) DO UPDATE SET
         title = EXCLUDED.title, content_hash = EXCLUDED.content_hash,
         media_type = EXCLUDED.media_type, size_bytes = EXCLUDED.size_bytes,
-        chunk_count = EXCLUDED.chunk_count, indexed_at = now()
+        chunk_count = EXCLUDED.chunk_count, origin = EXCLUDED.origin, indexed_at = now()
     RETURNING id"""
 )
 
@@ -242,6 +240,7 @@ def write_document(conn: sa.Connection, component: str, item: PendingDocument, v
             "media_type": item.doc.media_type,
             "size": item.size,
             "n": len(item.drafts),
+            "origin": item.origin,
         },
     ).scalar_one()
     conn.execute(sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id})

@@ -35,6 +35,7 @@ class Document(Base):
     media_type: Mapped[str] = mapped_column(sa.Text)
     size_bytes: Mapped[int] = mapped_column(sa.BigInteger)
     chunk_count: Mapped[int] = mapped_column(sa.Integer, default=0)
+    origin: Mapped[str] = mapped_column(sa.Text, server_default="cli")  # cli | upload | beir
     indexed_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), server_default=sa.func.now())
 
     chunks: Mapped[list[Chunk]] = relationship(

@@ -13,10 +13,18 @@ from rich.table import Table
 
 from docsassistant.cli.errors import friendly_errors
 from docsassistant.config import get_settings
+from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_query, clean_text
 
 console = Console()
 db_app = typer.Typer(help="The embedded PostgreSQL server.", no_args_is_help=True)
 documents_app = typer.Typer(help="Indexed documents.", no_args_is_help=True)
+
+
+def clean_component(value: str | None, *, required: bool = True) -> str | None:
+    """A component name as typed, without control characters; None when optional and empty."""
+    with friendly_errors():
+        name = clean_text(value, what="component name", max_chars=MAX_COMPONENT_CHARS, required=required)
+    return name or None
 
 
 @db_app.command("status")
@@ -68,6 +76,7 @@ def documents_list(
     """List indexed documents with their chunk counts."""
     from docsassistant.documents import list_documents
 
+    component = clean_component(component, required=False)
     with friendly_errors():
         docs = list_documents(component)
     if as_json:
@@ -90,6 +99,7 @@ def documents_delete(component: str, source_path: str) -> None:
     """Delete one document and its chunks."""
     from docsassistant.documents import delete_document
 
+    component = clean_component(component)
     with friendly_errors():
         deleted = delete_document(component, source_path)
     if not deleted:
@@ -102,11 +112,34 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders to index.")],
     component: Annotated[str, typer.Option("--component", "-c", help="Component to index into.")],
     base: Annotated[Path | None, typer.Option(help="source_path is relative to this (default: cwd).")] = None,
-    prune: Annotated[bool, typer.Option(help="Remove documents whose files are gone.")] = False,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            help="Remove documents under the given paths whose files are gone (never uploads; "
+            "nothing is removed when any file fails)."
+        ),
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Index nothing; list what --prune would remove.")
+    ] = False,
     force: Annotated[bool, typer.Option(help="Re-index files even when unchanged.")] = False,
 ) -> None:
     """Index files and folders; unchanged files are skipped."""
     from docsassistant.ingest import index_paths
+    from docsassistant.prune import preview_prune
+
+    component = clean_component(component)
+    if dry_run:
+        with friendly_errors():
+            plan = preview_prune(paths, component, base=base)
+        for note in (plan.refused, plan.note):
+            if note:
+                console.print(f"[yellow]{note}[/]", highlight=False)
+        if not plan.refused:
+            console.print(f"--prune would remove {len(plan.doomed)} document(s).", highlight=False)
+            for source_path in plan.doomed:
+                console.print(f"  would remove {component}/{source_path}", highlight=False)
+        raise typer.Exit(1 if plan.refused else 0)
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with friendly_errors(), Progress(*columns, console=console, transient=True) as bar:
@@ -120,6 +153,10 @@ def ingest(
     console.print(", ".join(f"{n} {name}" for name, n in counts.items()))
     for failed in report.by_status("failed"):
         console.print(f"[red]failed[/] {failed.source_path}: {failed.reason}", highlight=False)
+    for removed in report.by_status("removed"):
+        console.print(f"removed {component}/{removed.source_path}", highlight=False)
+    for note in report.notes:
+        console.print(f"[yellow]{note}[/]", highlight=False)
     if counts["failed"] and not (counts["added"] or counts["updated"] or counts["unchanged"]):
         raise typer.Exit(1)
 
@@ -133,7 +170,9 @@ def search(
     """Hybrid search of the indexed documentation."""
     from docsassistant.search import search_docs
 
+    component = clean_component(component, required=False)
     with friendly_errors():
+        query = clean_query(query)
         hits = search_docs(query, component, k)
     if as_json:
         print(json.dumps(hits, ensure_ascii=False))

@@ -67,6 +67,12 @@ _FORMATS: dict[str, tuple[str, str]] = {
 SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(_FORMATS)
 
 TITLE_MAX_CHARS = 120
+# Bounds that keep one crafted file from costing minutes or gigabytes (each is refused
+# with a message saying so). 2 M characters of text is ~2,400 chunks of 1,000 characters,
+# a 600-page book; real documentation pages are far smaller.
+MAX_DOCUMENT_CHARS = 2_000_000
+# HTML is mostly markup: a 1 MB Wikipedia article holds ~150 k characters of text.
+MAX_HTML_CHARS = 10 * MAX_DOCUMENT_CHARS
 
 
 def load_document(path: Path) -> LoadedDocument:
@@ -92,11 +98,12 @@ def load_document(path: Path) -> LoadedDocument:
         title, sections = module.load(path)
     except OSError as exc:
         raise LoaderError(f"{path.name} could not be read: {exc.strerror or exc}.") from exc
-    except RecursionError as exc:  # pathologically nested HTML
+    except RecursionError as exc:  # a nesting the format's own depth check missed
         raise LoaderError(f"{path.name} is nested too deeply to read.") from exc
     sections = [Section(s.path, text, s.page) for s in sections if (text := clean_text(s.text)).strip()]
     if not sections:
         raise LoaderError(f"{path.name} has no text to index.")
+    check_text_size(path.name, sum(len(s.text) for s in sections))
     title = _one_line(title) or path.stem
     return LoadedDocument(title=title, media_type=media_type, sections=sections)
 
@@ -104,14 +111,35 @@ def load_document(path: Path) -> LoadedDocument:
 # --------------------------------------------------------------------------- helpers
 
 
-def read_text(path: Path) -> str:
-    """Decode a text file: UTF-8 (with or without BOM), UTF-16 with BOM, else Latin-1."""
+def check_text_size(name: str, chars: int, limit: int = MAX_DOCUMENT_CHARS, what: str = "text") -> None:
+    """Refuse more than `limit` characters of extracted text (or of raw markup)."""
+    if chars > limit:
+        raise LoaderError(
+            f"{name} holds {chars:,} characters of {what}; the limit is {limit:,} per document. "
+            "Split it into smaller files."
+        )
+
+
+def read_text(path: Path, max_chars: int = MAX_DOCUMENT_CHARS) -> str:
+    """Decode a text file: UTF-8 (with or without BOM), UTF-16 with BOM, else Latin-1.
+
+    Text over `max_chars` characters is refused; a file too big to hold less (more than
+    4 bytes, UTF-8's longest character, per allowed character) is refused unread.
+    """
+    size = path.stat().st_size
+    if size > 4 * max_chars:
+        raise LoaderError(
+            f"{path.name} is {size / 1e6:.1f} MB, more than the {max_chars:,} characters of text "
+            "allowed per document. Split it into smaller files."
+        )
     data = path.read_bytes()
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise LoaderError(f"{path.name} could not be decoded as UTF-16 text: {exc}") from exc
+        check_text_size(path.name, len(text), max_chars)
+        return text
     # NUL bytes never occur in real UTF-8/Latin-1 text; they mean a binary file was
     # renamed, and decoding it as Latin-1 would index garbage.
     if b"\x00" in data[:8192]:
@@ -120,14 +148,15 @@ def read_text(path: Path) -> str:
             "Save it as UTF-8 text and upload it again."
         )
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         # Older docs are often Windows-1252/Latin-1; Latin-1 decodes any byte sequence.
-        return data.decode("latin-1")
+        text = data.decode("latin-1")
+    check_text_size(path.name, len(text), max_chars)
+    return text
 
 
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_TRAILING_SPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 _MANY_BLANK_LINES = re.compile(r"\n{3,}")
 
 
@@ -136,7 +165,8 @@ def clean_text(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\u2028", "\n").replace("\u2029", "\n")
     text = _CONTROL_CHARS.sub("", text)
-    text = _TRAILING_SPACE.sub("", text)
+    # rstrip per line, not a `[ \t]+$` regex: that one is quadratic in a long run of spaces.
+    text = "\n".join(line.rstrip(" \t") for line in text.split("\n"))
     text = _MANY_BLANK_LINES.sub("\n\n", text)
     return text.strip("\n")
 
@@ -212,10 +242,12 @@ class SectionBuilder:
 
 def _merge_same_path(sections: list[Section]) -> list[Section]:
     """Join neighbours that ended up with the same path (e.g. text around a dropped title)."""
-    merged: list[Section] = []
+    # Texts are joined once per run: appending to a string each time is quadratic when
+    # thousands of sections repeat one heading.
+    runs: list[tuple[Section, list[str]]] = []
     for section in sections:
-        if merged and merged[-1].path == section.path and merged[-1].page == section.page:
-            merged[-1].text = f"{merged[-1].text}\n\n{section.text}"
+        if runs and runs[-1][0].path == section.path and runs[-1][0].page == section.page:
+            runs[-1][1].append(section.text)
         else:
-            merged.append(section)
-    return merged
+            runs.append((section, [section.text]))
+    return [Section(first.path, "\n\n".join(texts), first.page) for first, texts in runs]

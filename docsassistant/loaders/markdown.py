@@ -36,10 +36,14 @@ _HTML_START = re.compile(
 _RAW_END = {"<!--": "-->", "<?": "?>", "<!": ">"}
 _RAW_TAGS = re.compile(r"^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)", re.I)
 _LONE_HEADING = re.compile(r"^\s*<h([1-6])\b[^>]*>(.*?)</h\1>\s*$", re.I | re.S)
-_INLINE_TAG = re.compile(rf"<!--.*?-->|</?(?:{_BLOCK_TAG_NAMES}|{_INLINE_TAG_NAMES})\b[^<>]*>", re.I)
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
-_HEADING_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# Every pattern below scans forward only to the next bracket/`<` of its kind, so a line
+# full of unclosed `![`, `<!--` or backticks costs linear time, not quadratic.
+_INLINE_TAG = re.compile(rf"<!--[^<]*?-->|</?(?:{_BLOCK_TAG_NAMES}|{_INLINE_TAG_NAMES})\b[^<>]*>", re.I)
+_BACKTICKS = re.compile(r"`+")
+_IMAGE = re.compile(r"!\[([^\[\]]*)\]\([^()]*\)")
+_HEADING_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)")
+# Longer lines are never headings (the heading pattern backtracks on long runs of spaces).
+_MAX_HEADING_LINE = 1000
 _MAX_HEADING_CHARS = 100
 _FRONT_MATTER_BLOCK = re.compile(r"^\ufeff?(---|\+\+\+)[ \t]*\n.*?\n\1[ \t]*(?:\n|$)", re.S)
 
@@ -79,7 +83,7 @@ def parse_markdown(text: str) -> tuple[str | None, list[Section]]:
         if fence and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
             i = _copy_fenced_block(lines, i, fence.group(1), builder)
             continue
-        heading = _ATX.match(line)
+        heading = _ATX.match(line) if len(line) <= _MAX_HEADING_LINE else None
         if heading:
             builder.heading(len(heading.group(1)), _heading_text(heading.group(2) or ""))
             i += 1
@@ -139,12 +143,33 @@ def _inline(line: str) -> str:
     if "<" not in line and "&" not in line and "![" not in line:
         return line
     out, pos = [], 0
-    for span in _CODE_SPAN.finditer(line):
-        out.append(_strip_tags(line[pos : span.start()]))
-        out.append(span.group(0))
-        pos = span.end()
+    for start, end in code_spans(line):
+        out.append(_strip_tags(line[pos:start]))
+        out.append(line[start:end])
+        pos = end
     out.append(_strip_tags(line[pos:]))
     return "".join(out)
+
+
+def code_spans(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each `code span`: a backtick run closed by the next run of the same
+    length (CommonMark). One pass over the runs, so it stays linear on any line."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line)]
+    following: list[int | None] = [None] * len(runs)  # next run of the same length
+    last_of_length: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        length = runs[i][1] - runs[i][0]
+        following[i] = last_of_length.get(length)
+        last_of_length[length] = i
+    spans, i = [], 0
+    while i < len(runs):
+        j = following[i]
+        if j is None:
+            i += 1
+            continue
+        spans.append((runs[i][0], runs[j][1]))
+        i = j + 1
+    return spans
 
 
 def _strip_tags(text: str) -> str:

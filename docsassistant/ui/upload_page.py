@@ -9,11 +9,11 @@ import streamlit as st
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.ingest import Progress, validate_component
+from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_text
 from docsassistant.loaders import SUPPORTED_EXTENSIONS
 from docsassistant.ui import uploads
 
 RESULTS_KEY = "upload_results"
-UPLOADER_KEY = "uploader_generation"
 NOTICE_KEY = "upload_notice"
 
 
@@ -23,40 +23,53 @@ def _components() -> list[str]:
     return list_components()
 
 
-def upload_section(settings: Settings, components: list[str]) -> None:
+def upload_section(settings: Settings, components: list[str], store_error: str | None) -> None:
+    """The component picker, the file uploader and the button, in one form.
+
+    Why a form: outside one, picking a component or a file reruns the page, and a file
+    chosen while such a rerun is under way could be dropped (the browser test saw "no
+    file selected" in 2 of 6 full-suite runs). In a form nothing reruns until the
+    button is pressed, and `clear_on_submit` empties the uploader afterwards, so no
+    widget key ever changes. The form is drawn on every run, also when the store is
+    unavailable (then the button says so), so a selection is never unmounted.
+    """
     st.subheader("Upload")
-    component = st.selectbox(
-        "Component",
-        components,
-        index=0 if components else None,
-        accept_new_options=True,
-        placeholder="Type a name for a new component",
-        help="Pick a component, or type a new name (a-z, 0-9, '-', '_', '.') to create one.",
-        key="upload_component",
-    )
-    generation = st.session_state.setdefault(UPLOADER_KEY, 0)
-    files = st.file_uploader(
-        "Files",
-        accept_multiple_files=True,
-        key=f"uploader-{generation}",
-        max_upload_size=max(1, math.ceil(settings.max_upload_mb)),
-        help=f"Supported: {', '.join(SUPPORTED_EXTENSIONS)}. At most {settings.max_upload_mb:g} MB per file.",
-    )
-    clicked = st.button(
-        "Upload and index",
-        type="primary",
-        icon=":material/upload:",
-        disabled=not files or not component,
-    )
-    if clicked and files and component:
-        run_upload([uploads.Upload.from_streamlit(f) for f in files], component, settings)
+    with st.form("upload_form", clear_on_submit=True, border=False):
+        component = st.selectbox(
+            "Component",
+            components,
+            index=0 if components else None,
+            accept_new_options=True,
+            placeholder="Type a name for a new component",
+            help="Pick a component, or type a new name (a-z, 0-9, '-', '_', '.') to create one.",
+            key="upload_component",
+        )
+        files = st.file_uploader(
+            "Files",
+            accept_multiple_files=True,
+            key="uploader",
+            max_upload_size=max(1, math.ceil(settings.max_upload_mb)),
+            help=f"Supported: {', '.join(SUPPORTED_EXTENSIONS)}. At most {settings.max_upload_mb:g} MB per file.",
+        )
+        clicked = st.form_submit_button("Upload and index", type="primary", icon=":material/upload:")
+    if clicked:
+        if store_error:
+            st.error(f"Nothing was uploaded: {store_error}")
+        elif not files:
+            st.warning("Choose one or more files first.")
+        elif not component:
+            st.warning("Pick a component or type a new name first.")
+        else:
+            run_upload([uploads.Upload.from_streamlit(f) for f in files], component, settings)
     show_results()
 
 
 def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) -> None:
-    """Save and index a batch with a progress bar; results survive the rerun that clears the uploader."""
+    """Save and index a batch with a progress bar; the results stay shown on later runs."""
     try:
-        component = validate_component(component)
+        component = validate_component(
+            clean_text(component, what="component name", max_chars=MAX_COMPONENT_CHARS)
+        )
     except ValueError as exc:
         st.error(str(exc))
         return
@@ -69,16 +82,20 @@ def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) 
             text=f"{p.done}/{p.total} · {p.result.source_path}: {p.result.status}{chunks}",
         )
 
-    with st.spinner("Indexing (the first batch also loads the embedding model)…"):
-        report = uploads.save_and_index(batch, component, settings=settings, progress=progress)
+    try:
+        with st.spinner("Indexing (the first batch also loads the embedding model)…"):
+            report = uploads.save_and_index(batch, component, settings=settings, progress=progress)
+    except Exception as exc:  # e.g. the database went away: files committed so far stay indexed
+        bar.empty()
+        st.error(f"The upload stopped: {type(exc).__name__}: {exc}. Files indexed before it stay indexed.")
+        return
+    bar.empty()
     st.session_state[RESULTS_KEY] = {
         "component": component,
         "rows": uploads.results_table(report),
         "summary": uploads.summary(report),
         "failed": report.counts()["failed"],
     }
-    st.session_state[UPLOADER_KEY] += 1  # a fresh, empty uploader
-    st.rerun()
 
 
 def show_results() -> None:
@@ -185,19 +202,24 @@ def main() -> None:
 
     settings = get_settings()
     st.title("Upload and index")
-    db = check_database(settings)
-    if not db["ok"]:
-        st.error(db["detail"], icon=":material/database:")
-        return
-    try:
-        components = _components()
-    except Exception as exc:  # e.g. the store was built with another embedding model
-        st.error(str(exc))
-        return
     st.caption(
         "Upload documentation files into a component. Files are indexed one by one; a file that "
         "cannot be read fails alone, with the reason."
     )
-    upload_section(settings, components)
+    # One slot that always exists: an error shown on one run only must not shift the form
+    # below to another position (that would remount the uploader and drop its files).
+    status = st.empty()
+    components: list[str] = []
+    db = check_database(settings)
+    store_error = None if db["ok"] else db["detail"]
+    if store_error is None:
+        try:
+            components = _components()
+        except Exception as exc:  # e.g. the store was built with another embedding model
+            store_error = str(exc)
+    if store_error:
+        status.error(store_error, icon=":material/database:")
+    upload_section(settings, components, store_error)
     st.divider()
-    documents_section(settings, components)
+    if store_error is None:
+        documents_section(settings, components)

@@ -10,22 +10,17 @@ uploads folder, so a broken new version never replaces a good stored file.
 from __future__ import annotations
 
 import os
-import re
 import shutil
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.ingest import FileResult, IngestReport, Progress, index_paths, validate_component
-
-_BAD_NAME_CHARS = re.compile(r"[\x00-\x1f\x7f]")
-MAX_NAME_CHARS = 200
-
-
-class UploadRejected(ValueError):
-    """An upload that is refused before indexing; the message says why."""
+from docsassistant.inputs import strip_controls
+from docsassistant.ui.upload_names import UploadRejected, safe_filename
 
 
 @dataclass
@@ -56,27 +51,6 @@ def stored_file(component: str, source_path: str, settings: Settings | None = No
     if not path.is_relative_to(folder) or not path.is_file():
         return None
     return path
-
-
-def safe_filename(name: str) -> str:
-    """The base name of an uploaded file's name; raises UploadRejected for unusable names.
-
-    Both `/` and `\\` count as separators, so `../../evil.md` and `..\\evil.md` become
-    `evil.md`. Empty names, `.`/`..`, hidden (dot) files and control characters are refused.
-    """
-    raw = name or ""
-    base = PurePosixPath(raw.replace("\\", "/")).name.strip()
-    if not base or set(base) == {"."}:
-        raise UploadRejected(f"The file name {raw!r} is not a usable file name.")
-    if base.startswith("."):
-        raise UploadRejected(
-            f"Hidden files ({base}) are not accepted: rename the file without the leading dot."
-        )
-    if _BAD_NAME_CHARS.search(base):
-        raise UploadRejected(f"The file name {raw!r} contains control characters.")
-    if len(base) > MAX_NAME_CHARS:
-        raise UploadRejected(f"The file name is longer than {MAX_NAME_CHARS} characters.")
-    return base
 
 
 def size_limit_bytes(settings: Settings | None = None) -> int:
@@ -119,37 +93,75 @@ def save_and_index(
         if progress:
             progress(Progress(len(report.results), total, result))
 
-    staging = settings.data_dir / "upload-staging" / uuid.uuid4().hex
+    staging_root = settings.data_dir / "upload-staging"
+    sweep_stale_staging(staging_root)
+    staging = staging_root / uuid.uuid4().hex
     staged: dict[str, Path] = {}
     try:
         for upload in uploads:
+            shown = strip_controls(upload.name or "") or "(no name)"
             try:
                 name = safe_filename(upload.name)
                 check_size(name, len(upload.data), settings)
                 if name in staged:
                     raise UploadRejected(f"{name} appears twice in this batch; only the first copy was used.")
+                staging.mkdir(parents=True, exist_ok=True)
+                path = staging / name
+                path.write_bytes(upload.data)
             except UploadRejected as exc:
-                finish(FileResult(upload.name or "(no name)", "failed", reason=str(exc)))
+                finish(FileResult(shown, "failed", reason=str(exc)))
                 continue
-            staging.mkdir(parents=True, exist_ok=True)
-            path = staging / name
-            path.write_bytes(upload.data)
+            except OSError as exc:  # e.g. a full disk: this file fails, the batch goes on
+                finish(FileResult(shown, "failed", reason=f"Could not be saved: {exc.strerror or exc}."))
+                continue
             staged[name] = path
         if not staged:
             return report
 
-        def indexed(p: Progress) -> None:
-            finish(_named(p.result, staging))
-
-        index_paths(list(staged.values()), component, base=staging, settings=settings, progress=indexed)
         target = upload_dir(component, settings)
-        target.mkdir(parents=True, exist_ok=True)
-        for result in report.results:
+
+        def indexed(p: Progress) -> None:
+            result = _named(p.result, staging)
             if result.status in ("added", "updated", "unchanged") and result.source_path in staged:
-                os.replace(staged[result.source_path], target / result.source_path)
+                keep(staged[result.source_path], target, result)
+            finish(result)
+
+        index_paths(
+            list(staged.values()),
+            component,
+            base=staging,
+            origin="upload",
+            settings=settings,
+            progress=indexed,
+        )
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return report
+
+
+def keep(staged: Path, target: Path, result: FileResult) -> None:
+    """Move a file whose document was just committed into the uploads folder. Done per
+    file, right after its commit, so a killed process leaves no indexed upload without
+    its stored file (and no stored file without its document)."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        os.replace(staged, target / result.source_path)
+    except OSError as exc:
+        result.reason = f"Indexed, but the file could not be stored for re-indexing: {exc}."
+
+
+def sweep_stale_staging(root: Path, max_age_s: float = 3600) -> None:
+    """Remove staging folders left by a process that was killed mid-upload (a live upload
+    touches its folder within seconds, so an hour-old one has no owner)."""
+    if not root.is_dir():
+        return
+    cutoff = time.time() - max_age_s
+    for folder in root.iterdir():
+        try:
+            if folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _named(result: FileResult, folder: Path) -> FileResult:
@@ -179,7 +191,12 @@ def reindex_document(component: str, source_path: str, *, settings: Settings | N
             "e.g. with `docsassistant ingest`): index it again from there.",
         )
     report = index_paths(
-        [path], component, base=upload_dir(component, settings), force=True, settings=settings
+        [path],
+        component,
+        base=upload_dir(component, settings),
+        force=True,
+        origin="upload",
+        settings=settings,
     )
     if not report.results:
         return FileResult(source_path, "failed", reason="Nothing was indexed.")
