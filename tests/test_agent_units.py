@@ -355,8 +355,9 @@ def test_rewrite_node_accepts_a_new_query_and_queues_it(fake: FakeOllama) -> Non
         {"id": "rewrite-2", "name": "search_docs", "args": {"query": "exponential backoff settings"}}
     ]
     assert of_type(update["trace"], "rewrite")[0]["accepted"] is True
-    prompt = fake.requests[0]["messages"][-1]["content"]
-    assert "- retry policy" in prompt
+    messages = fake.requests[0]["messages"]
+    assert "- retry policy" in messages[0]["content"]  # earlier queries: in the instructions
+    assert messages[-1] == {"role": "user", "content": "retry?"}  # the question alone, last
 
 
 def test_rewrite_node_empty_query_is_no_progress(fake: FakeOllama) -> None:

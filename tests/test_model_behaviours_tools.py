@@ -292,7 +292,7 @@ def test_short_time_with_evidence_answers_without_verification(corpus: Path, mod
     """With too little time left for another call, the turn answers from the evidence it
     has and says it was not verified (`not_verified`)."""
     llm = ChatOllama(base_url=model.url, model="llama3.1:8b", num_ctx=8192)
-    limits = AgentLimits(reserve_s=10_000.0, turn_timeout_s=20_000.0)
+    limits = AgentLimits(reserve_s=30_000.0, turn_timeout_s=20_000.0)  # always "short"
     context = AgentContext(llm=llm, limits=limits, deadline=time.monotonic() + limits.turn_timeout_s)
     state = build_graph().invoke(turn_input("What is the default request timeout?", None), context=context)
     assert "thirty seconds" in state["answer"]
