@@ -33,6 +33,7 @@ from docsassistant.agent.nodes.grade import document_numbers, grade
 from docsassistant.agent.nodes.rewrite import query_similarity, rewrite
 from docsassistant.agent.nodes.verify import verify
 from docsassistant.agent.safety import REDACTED, redact_injection, scan_for_injection
+from docsassistant.agent.standalone import stands_alone
 from docsassistant.agent.state import merge_chunks, reset_or_add, sum_or_reset
 from docsassistant.agent.text_tool_calls import parse_text_tool_calls
 from docsassistant.agent.tool_args import ToolArgsError, validated_args
@@ -551,3 +552,18 @@ def test_prompt_read_check_flags_fewer_tokens_than_an_oversized_prompt() -> None
     finally:
         call_flags.reset(token)
     assert sink and sink[0]["read"] == 2000 and sink[0]["estimate"] > 8192
+
+
+@pytest.mark.parametrize(
+    ("question", "alone"),
+    [
+        ("What is the default request timeout?", True),
+        ("How do I configure retries for the HTTP client?", True),
+        ("And what is its default value?", False),
+        ("What about the ops component?", False),
+        ("Does that also apply to uploads?", False),
+        ("and for ops?", False),  # short: often elliptical
+    ],
+)
+def test_a_message_that_stands_alone_needs_no_rewrite(question: str, alone: bool) -> None:
+    assert stands_alone(question) is alone

@@ -113,7 +113,7 @@ def _model_errors() -> Iterator[None]:
             "Lost the connection to Ollama during the turn. Check that `ollama serve` is running."
         ) from exc
     except httpx.TimeoutException as exc:
-        raise ModelCallFailed("The model did not answer within the time budget.") from exc
+        raise TurnTimeUp("The model did not answer within the turn's time budget.") from exc
     except (ValidationError, json.JSONDecodeError) as exc:
         # The ollama client validates each streamed line; malformed output lands here.
         raise MalformedReply(f"The model's reply was malformed: {str(exc).splitlines()[0]}") from exc

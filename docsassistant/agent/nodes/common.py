@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict
 
-from docsassistant.agent.calls import ModelCallFailed, call_flags, turn_deadline
+from docsassistant.agent.calls import ModelCallFailed, TurnTimeUp, call_flags, turn_deadline
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.llm import ModelUnavailable
@@ -42,6 +42,10 @@ def traced(name: str) -> Callable[[Node], Node]:
                 deadline_token, flags_token = turn_deadline.set(ctx.deadline), call_flags.set(flags)
                 try:
                     update = fn(state, runtime)
+                except TurnTimeUp as exc:  # the time budget ran out during a model call
+                    trace.append(event("budget_stop", node=name, reason=str(exc)))
+                    trace.append(flag("budget_reached", f"Stopped: {exc}"))
+                    update = {"stop_reason": str(exc)}
                 except (ModelCallFailed, ModelUnavailable) as exc:
                     trace.append(event("error", node=name, message=str(exc)))
                     update = {"stop_reason": str(exc)}
