@@ -15,6 +15,7 @@ import httpx
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables.config import ensure_config, merge_configs
 from pydantic import BaseModel, ValidationError
 
 from docsassistant.agent.budget import message_tokens
@@ -66,7 +67,9 @@ def _time_limit() -> Iterator[dict[str, Any]]:
         raise TurnTimeUp("The turn's time budget ran out before the model call.")
     token = call_timeout.set(left)
     try:
-        yield {"callbacks": [_Deadline(deadline)]}
+        # Merged with the graph's own config: replacing its callbacks would silence the
+        # token stream the UI reads.
+        yield merge_configs(ensure_config(), {"callbacks": [_Deadline(deadline)]})
     finally:
         call_timeout.reset(token)
 
