@@ -567,3 +567,21 @@ def test_prompt_read_check_flags_fewer_tokens_than_an_oversized_prompt() -> None
 )
 def test_a_message_that_stands_alone_needs_no_rewrite(question: str, alone: bool) -> None:
     assert stands_alone(question) is alone
+
+
+def test_decide_prompt_fits_history_and_tool_results_in_the_budget(fake: FakeOllama) -> None:
+    fake.reply("Done.")
+    history = [HumanMessage("q" * 3000) if i % 2 == 0 else AIMessage("a" * 3000) for i in range(20)]
+    call = AIMessage("", tool_calls=[{"id": "s1", "name": "search_docs", "args": {"query": "x"}, "type": "tool_call"}])
+    state = {
+        "question": "the question",
+        "standalone_question": "the question",
+        "messages": [*history, HumanMessage("the question")],
+        "steps": [call, ToolMessage("r" * 30_000, tool_call_id="s1", name="search_docs")],
+    }
+    decide(state, runtime_for(fake, num_ctx=4096))
+    sent = fake.requests[0]["messages"]
+    chars = sum(len(m.get("content") or "") for m in sent)
+    assert chars / 3.5 <= AgentLimits(num_ctx=4096).prompt_budget
+    assert sent[-1]["role"] == "tool" and sent[-1]["content"].endswith("[shortened]")
+    assert any(m["content"] == "the question" for m in sent if m["role"] == "user")

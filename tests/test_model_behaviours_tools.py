@@ -127,6 +127,15 @@ def test_text_call_to_an_unknown_tool_is_never_the_answer(corpus: Path, model: S
     assert "two o'clock" in record["answer"]
 
 
+def test_single_hop_question_costs_at_most_four_model_calls(corpus: Path, model: ShapeFake) -> None:
+    """The cost bound of issue 10: good first-round evidence → decide, grade, generate,
+    verify. A later question that stands alone adds no standalone-question call."""
+    first = run_turn("How does the HTTP client retry failed requests?")
+    second = run_turn("What is the default request timeout?", first["thread_id"])
+    assert first["model_calls"] == 4 and second["model_calls"] == 4
+    assert [kind_of(r) for r in model.requests] == ["decide", "relevant", "generate", "claims"] * 2
+
+
 # -- one executor --------------------------------------------------------------------------------
 
 
