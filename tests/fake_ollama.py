@@ -90,9 +90,14 @@ def _parse_documents(text: str) -> list[dict[str, Any]]:
     return docs
 
 
+# An evidence block with the whole lines it starts and ends on (a one-line note naming the
+# markers before the block is part of it).
+_EVIDENCE_LINES_RE = re.compile(r"^[^\n]*<<<EVIDENCE ([^>\s]+)>>>.*?<<<END EVIDENCE \1>>>[^\n]*$", re.DOTALL | re.M)
+
+
 def _without_evidence(text: str) -> str:
     """The text with evidence blocks (either shape) removed."""
-    return _DOCUMENTS_BLOCK_RE.sub("", _EVIDENCE_RE.sub("", text)).strip()
+    return _DOCUMENTS_BLOCK_RE.sub("", _EVIDENCE_LINES_RE.sub("", text)).strip()
 
 
 def text_tool_call(name: str, arguments: dict[str, Any], form: str = "json") -> str:
@@ -154,9 +159,13 @@ class _Conversation:
         return [m.get("content") or "" for m in self.messages[: max(self.last_user, 0)] if m.get("role") == "user"]
 
     def documents(self) -> list[dict[str, Any]]:
-        """Documents in the last user message or later messages, else in system messages."""
+        """Documents in the last user message or later messages, else in the latest user
+        message holding any (evidence sent apart from the question), else in system messages."""
         for message in self.messages[max(self.last_user, 0) :]:
             if docs := _parse_documents(message.get("content") or ""):
+                return docs
+        for message in reversed(self.messages[: max(self.last_user, 0)]):
+            if message.get("role") == "user" and (docs := _parse_documents(message.get("content") or "")):
                 return docs
         system = [m for m in self.messages if m.get("role") == "system"]
         return _parse_documents("\n".join(m.get("content") or "" for m in system))

@@ -299,7 +299,9 @@ def test_grade_node_one_structured_call_maps_numbers_to_chunk_ids(fake: FakeOlla
     request = fake.requests[0]
     assert set(request["format"]["properties"]) == {"relevant", "sufficient"}
     assert "tools" not in request or not request["tools"]
-    assert request["messages"][-1]["content"].count("<document id=") == 5
+    *_, evidence, question = request["messages"]
+    assert all(f"Document number {i} about" in evidence["content"] for i in range(10, 15))
+    assert question == {"role": "user", "content": "How are retries configured?"}  # alone, last
     assert update["relevant_ids"] == [11, 14]
     assert update["sufficient"] is True
     assert update["new_chunk_ids"] == []

@@ -233,8 +233,8 @@ def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, mo
     assert [m["role"] for m in request["messages"]][-3:] == ["user", "assistant", "user"]
     query = tool_calls(second)[0][1]["query"]
     assert "CLIENT_TIMEOUT" in query and "default value" in query
-    grade_request = model.of_kind("relevant")[-1]["messages"][-1]["content"]
-    assert grade_request.endswith(query)  # the grader judges against the standalone question
+    graded = model.of_kind("relevant")[-1]["messages"][-1]["content"]
+    assert graded == query  # the grader judges against the standalone question
     assert "thirty seconds" in second["answer"]
     assert second["model_calls"] == 5  # the standalone question costs one call on a follow-up
 

@@ -13,7 +13,7 @@ from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.loop import loop_cap
 from docsassistant.agent.nodes.common import chunks_by_ids, traced
-from docsassistant.agent.prompts import GRADE_SYSTEM, format_documents, grade_request
+from docsassistant.agent.prompts import GRADE_SYSTEM, format_documents
 from docsassistant.agent.schemas import ChunkGrades
 from docsassistant.agent.state import AgentState
 
@@ -31,9 +31,10 @@ def grade(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         return _with_cap_flag(state, update, ctx)
     question = state.get("standalone_question") or state["question"]
     new = fit_chunks(new, ctx.limits.prompt_budget - 600 - estimate_tokens(question), per_chunk_chars=1200)
-    request = grade_request(question, format_documents(new, max_chars=1200))
+    documents = format_documents(new, max_chars=1200)
+    # The evidence in one message, the question alone and last: it never mixes with data.
     parsed, raw = invoke_structured(
-        ctx.llm, ChunkGrades, [SystemMessage(GRADE_SYSTEM), HumanMessage(request)]
+        ctx.llm, ChunkGrades, [SystemMessage(GRADE_SYSTEM), HumanMessage(documents), HumanMessage(question)]
     )
     trace: list[dict[str, Any]] = []
     if isinstance(parsed, ChunkGrades):
