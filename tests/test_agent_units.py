@@ -13,6 +13,7 @@ from fake_ollama import FakeOllama
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_ollama import ChatOllama
 from langgraph.runtime import Runtime
+from sqlalchemy.exc import OperationalError
 
 from docsassistant.agent.budget import fit_chunks, fit_tool_results, message_tokens, trim_history
 from docsassistant.agent.calls import call_flags, check_prompt_read
@@ -30,7 +31,9 @@ from docsassistant.agent.graph import (
 )
 from docsassistant.agent.nodes.decide import decide
 from docsassistant.agent.nodes.grade import document_numbers, grade
+from docsassistant.agent.nodes.retrieve import retrieve
 from docsassistant.agent.nodes.rewrite import query_similarity, rewrite
+from docsassistant.agent.nodes.run_sql import fact_id
 from docsassistant.agent.nodes.verify import verify
 from docsassistant.agent.safety import REDACTED, redact_injection, scan_for_injection
 from docsassistant.agent.standalone import stands_alone
@@ -587,3 +590,50 @@ def test_decide_prompt_fits_history_and_tool_results_in_the_budget(fake: FakeOll
     assert chars / 3.5 <= AgentLimits(num_ctx=4096).prompt_budget
     assert sent[-1]["role"] == "tool" and sent[-1]["content"].endswith("[shortened]")
     assert any(m["content"] == "the question" for m in sent if m["role"] == "user")
+
+
+def _executor_runtime(search: Any) -> Runtime[AgentContext]:
+    llm = ChatOllama(base_url="http://127.0.0.1:9", model=MODEL, num_ctx=8192)
+    count = lambda component: {"component": component, "chunks": 7, "documents": 2}  # noqa: E731
+    return Runtime(context=AgentContext(llm=llm, search=search, count=count, components=lambda: ["core", "ops"]))
+
+
+def _calls(*calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"pending_calls": [{"id": f"c{i}", "name": n, "args": a} for i, (n, a) in enumerate(calls)]}
+
+
+def test_executor_answers_every_call_in_order_and_a_failing_tool_is_a_readable_error() -> None:
+    def broken_search(query: str, component: str | None, k: int) -> list[dict[str, Any]]:
+        raise RuntimeError("index file is corrupt\nstack detail")
+
+    state = _calls(
+        ("search_docs", {"query": "retry"}),
+        ("count_chunks", {"component": "ops"}),
+        ("no_such_tool", {}),
+        ("search_docs", {"query": "x", "k": "many"}),
+    )
+    update = retrieve(state, _executor_runtime(broken_search))
+    messages = update["steps"]
+    assert [m.tool_call_id for m in messages] == ["c0", "c1", "c2", "c3"]
+    assert messages[0].content == "Error: search_docs failed (RuntimeError: index file is corrupt)."
+    assert json.loads(messages[1].content) == {"component": "ops", "chunks": 7, "documents": 2}
+    assert "There is no tool 'no_such_tool'. The tools are: search_docs, count_chunks." in messages[2].content
+    assert "`k`" in messages[3].content and messages[3].status == "error"
+    assert update["relevant_ids"] == [fact_id("ops")] and update["counted"] is True
+    assert update["round_searched"] is False and update["idle_rounds"] == 0  # the count ran
+
+
+def test_executor_lets_a_database_failure_end_the_turn() -> None:
+    def db_down(query: str, component: str | None, k: int) -> list[dict[str, Any]]:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    with pytest.raises(OperationalError):
+        retrieve(_calls(("search_docs", {"query": "retry"})), _executor_runtime(db_down))
+
+
+def test_executor_rounds_that_cannot_run_end_the_loop() -> None:
+    state = {**_calls(("search_docs", {"query": " "})), "idle_rounds": 1}
+    update = retrieve(state, _executor_runtime(lambda *a: []))
+    assert update["idle_rounds"] == 2
+    assert "budget_reached" in [e.get("kind") for e in update["trace"]]
+    assert after_retrieve(update) == "no_answer"

@@ -3,11 +3,13 @@ ToolMessage. Searches accumulate chunks for grading; counts become citable facts
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from typing import Any
 
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables.config import ContextThreadPoolExecutor
 from langgraph.runtime import Runtime
+from sqlalchemy.exc import DBAPIError
 
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
@@ -55,7 +57,7 @@ def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         with ContextThreadPoolExecutor(max_workers=min(4, len(jobs))) as pool:
             futures = [(i, pool.submit(job)) for i, job in jobs]
             for i, future in futures:
-                results[i] = future.result()
+                results[i] = _result_or_error(state["pending_calls"][i], future)
     done = [r for r in results if r is not None]
     trace = [e for r in done for e in r.trace]
     found = [c for r in done for c in r.chunks]
@@ -83,6 +85,18 @@ def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         "pending_calls": [],
         "trace": trace,
     }
+
+
+def _result_or_error(call: dict[str, Any], future: Future[CallResult]) -> CallResult:
+    """The call's result; a failing tool becomes a readable error for the model. A database
+    failure is not the model's to fix: it ends the turn (the runner records why)."""
+    try:
+        return future.result()
+    except DBAPIError:
+        raise
+    except Exception as exc:
+        first_line = (str(exc).splitlines() or [""])[0]
+        return CallResult.error(call, f"{call['name']} failed ({type(exc).__name__}: {first_line}).")
 
 
 def _search_key(args: dict[str, Any], state: AgentState) -> tuple[str, str]:
