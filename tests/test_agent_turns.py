@@ -336,7 +336,10 @@ def test_five_hits_are_graded_in_one_structured_call(corpus: Path, routed: Route
     assert len(hits) == 5
     grading = routed.of_kind("grade")
     assert len(grading) == 1
-    assert user_prompt(grading[0]).count("<document id=") == 5
+    # The evidence in one message (every hit), the question alone in the last.
+    *_, evidence, question = [m["content"] for m in grading[0]["messages"] if m["role"] == "user"]
+    assert all(hit["source_path"] in evidence for hit in hits)
+    assert question == "Tell me about the service configuration"
     assert of_type(record, "grade")[0]["total"] == 5
     assert len(record["sources"]) == 2
 
