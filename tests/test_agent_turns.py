@@ -686,7 +686,7 @@ RELOAD = textwrap.dedent(
     """
     import json, sys
     from docsassistant.agent.runner import load_turns
-    print(json.dumps(load_turns(sys.argv[1])))
+    print(json.dumps([t.to_json() for t in load_turns(sys.argv[1])]))
     """
 )
 
@@ -703,7 +703,7 @@ def test_turn_reloads_whole_in_a_new_process(corpus: Path, cooperative_ollama: F
     )
     assert result.returncode == 0, result.stderr
     (loaded,) = json.loads(result.stdout.strip().splitlines()[-1])
-    expected = json.loads(json.dumps(original))
+    expected = original.to_json()
     for key in (
         "question",
         "answer",
@@ -756,7 +756,9 @@ def test_stream_turn_yields_events_tokens_and_the_record(
     tokens = "".join(e["text"] for e in events if e["type"] == "token" and e["node"] == "generate")
     record = events[-1]["record"]
     assert tokens.strip() == record["answer"]
-    assert [e for e in events if e["type"] not in ("token", "turn_complete")] == record["trace"]
+    assert [e for e in events if e["type"] not in ("token", "turn_complete")] == [
+        e.model_dump(exclude_unset=True) for e in record.trace
+    ]
 
 
 def test_forked_thread_continues_a_shared_conversation(corpus: Path, cooperative_ollama: FakeOllama) -> None:

@@ -227,9 +227,10 @@ def test_health_checks(clean_db, cooperative_ollama, monkeypatch):
 
 
 def _render_record(record):
+    from docsassistant.agent.records import TurnRecord
     from docsassistant.ui.render import render_turn
 
-    render_turn(record)
+    render_turn(TurnRecord.model_validate(record))
 
 
 def test_flags_render_as_labelled_badges():
@@ -296,3 +297,41 @@ def test_flags_render_as_labelled_badges():
     ]
     at = AppTest.from_function(_render_record, kwargs={"record": no_docs}, default_timeout=30).run()
     assert "No relevant documentation" in texts(at)
+
+
+def test_delete_conversation_asks_then_removes_it(indexed, cooperative_ollama):
+    at, thread_id = first_turn()
+    button(at, "Delete").click().run()  # inside the sidebar's "Delete conversation" confirmation
+    assert not at.exception, at.exception
+    assert "thread" not in at.query_params
+    assert "The conversation was deleted" in texts(at)
+    assert load_turns(thread_id) == []
+    assert not any(b.help == QUESTION or b.label == QUESTION for b in at.sidebar.button)
+
+
+def test_a_busy_thread_and_a_bad_question_are_refused_with_a_message(indexed, cooperative_ollama):
+    from docsassistant.agent.turn_lock import thread_turn_lock
+    from docsassistant.db import libpq_uri
+
+    at, thread_id = first_turn()
+    calls = len(cooperative_ollama.requests)
+    with thread_turn_lock(libpq_uri(), thread_id):  # a turn from another tab is running
+        ask(at, "What colour are gadgets?")
+    assert "still being answered in this conversation" in texts(at)
+    ask(at, "x" * 5000)
+    assert "the limit is 4,000" in texts(at)
+    assert len(cooperative_ollama.requests) == calls
+    assert [t.question for t in load_turns(thread_id)] == [QUESTION]  # nothing else stored
+
+
+def test_a_failed_turn_shows_what_to_do_and_keeps_the_question(indexed, cooperative_ollama):
+    cooperative_ollama.mode = "scripted"
+    cooperative_ollama.reply_drop()  # the first model call's connection breaks off mid-reply
+    at = ask(app(), QUESTION)
+    assert "I had to stop before answering" in texts(at.chat_message[1])
+    assert "ollama serve" in texts(at.chat_message[1])
+    thread_id = at.query_params["thread"]
+    (turn,) = load_turns(thread_id)
+    assert turn.question == QUESTION and turn.stop_reason
+    reopened = app(thread=thread_id)  # the stored turn renders the same message
+    assert "I had to stop before answering" in texts(reopened.chat_message[1])

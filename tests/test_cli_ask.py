@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import write
 from typer.testing import CliRunner
 
+from docsassistant.agent.records import SCHEMA_VERSION, TurnRecord
 from docsassistant.cli import app
 from docsassistant.ingest import index_paths
 
@@ -24,16 +25,8 @@ def test_ask_json_and_continue_thread(clean_db, cooperative_ollama, tmp_path: Pa
     result = runner.invoke(app, ["ask", "How do I raise hnsw.ef_search recall?", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
-    assert set(out) == {
-        "thread_id",
-        "answer",
-        "citations",
-        "sources",
-        "verification",
-        "flags",
-        "trace",
-        "model_calls",
-    }
+    assert set(out) == set(TurnRecord.model_fields)  # the whole record: the contract
+    assert out["status"] == "completed" and out["schema_version"] == SCHEMA_VERSION
     assert out["citations"][0]["source_path"] == "hnsw.md"
     assert out["verification"]["status"] == "grounded"
     assert out["model_calls"] <= 4

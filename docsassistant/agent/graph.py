@@ -1,7 +1,7 @@
 """The agent graph. Nodes live in `nodes/`; routing is here; the graph is assembled at
 the bottom.
 
-    decide ─┬─ tool calls ─→ retrieve ─┬─ searched → grade ─┬─ enough ──────────→ generate ─┬→ verify ─┬→ finalize → record
+    decide ─┬─ tool calls ─→ retrieve ─┬─ searched → grade ─┬─ enough ──────────→ generate ─┬→ verify ─┬→ finalize
             │  (the executor: every    └─ counts, errors    ├─ partial, budget → decide      │          └→ generate (once)
             │   call of the reply)        only → decide     ├─ nothing, budget → rewrite → retrieve
             │                                               ├─ nothing, memory reply → unchecked_answer
@@ -12,8 +12,6 @@ the bottom.
 
 from __future__ import annotations
 
-from typing import Any
-
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -22,7 +20,7 @@ from langgraph.runtime import Runtime
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.loop import loop_cap, time_short
 from docsassistant.agent.nodes.decide import decide
-from docsassistant.agent.nodes.finalize import finalize, no_answer, turn_record
+from docsassistant.agent.nodes.finalize import finalize, no_answer
 from docsassistant.agent.nodes.generate import generate
 from docsassistant.agent.nodes.grade import grade
 from docsassistant.agent.nodes.retrieve import MAX_IDLE_ROUNDS, retrieve
@@ -83,11 +81,6 @@ def after_verify(state: AgentState) -> str:
     return "generate" if state.get("regenerate") and not state.get("stop_reason") else "finalize"
 
 
-def record(state: AgentState) -> dict[str, Any]:
-    """Append the finished turn to `turns` (the replayable history)."""
-    return {"turns": [turn_record(state)]}
-
-
 def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
     builder = StateGraph(AgentState, context_schema=AgentContext)
     for name, node in (
@@ -101,7 +94,6 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
         ("skip_verification", skip_verification),
         ("no_answer", no_answer),
         ("finalize", finalize),
-        ("record", record),
     ):
         builder.add_node(name, node)
     builder.add_edge(START, "decide")
@@ -118,6 +110,6 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     builder.add_edge("unchecked_answer", "finalize")
     builder.add_edge("skip_verification", "finalize")
     builder.add_edge("no_answer", "finalize")
-    builder.add_edge("finalize", "record")
-    builder.add_edge("record", END)
+    # The runner stores the turn's record (`turn_records`) once the graph has ended.
+    builder.add_edge("finalize", END)
     return builder.compile(checkpointer=checkpointer)

@@ -1,9 +1,13 @@
 """Running a turn: health checks first, then the graph, streaming trace events and
-answer tokens; reading finished turns back from the checkpoint."""
+answer tokens; reading finished turns back from the `turn_records` table.
+
+A turn holds its thread's lock (one turn at a time per thread), saves its question
+before the graph runs, and ends recorded whatever happens: completed, or failed with
+a stop reason and a message that says what to start or retry.
+"""
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -11,52 +15,27 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.errors import GraphRecursionError
 from langgraph.graph.state import CompiledStateGraph
-from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
 
+from docsassistant.agent.checkpointing import config_for, forget_graph, get_checkpointer, get_graph
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.graph import build_graph
+from docsassistant.agent.faults import fault_reason, is_database_fault
 from docsassistant.agent.llm import check_ollama, make_chat_model
+from docsassistant.agent.nodes.finalize import turn_record
+from docsassistant.agent.records import TurnRecord
+from docsassistant.agent.threads import adopt_legacy_turns, fork_thread, load_turns  # noqa: F401 (callers import them from here)
+from docsassistant.agent.turn_lock import BUSY_WAIT_S, thread_turn_lock
+from docsassistant.agent.turn_store import finish_turn, start_turn
 from docsassistant.config import Settings, get_settings
 from docsassistant.conversations import touch_conversation
 from docsassistant.db import libpq_uri
-from docsassistant.store import open_store
+from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
 
 # Answer tokens are streamed from these nodes (decide answers greetings and declines).
 TOKEN_NODES = ("generate", "decide")
-
-_graphs: dict[str, CompiledStateGraph] = {}
-_graphs_lock = threading.Lock()
-
-
-def get_graph(settings: Settings | None = None) -> CompiledStateGraph:
-    """The compiled graph with a PostgreSQL checkpointer (one pool per process)."""
-    settings = settings or get_settings()
-    uri = libpq_uri(settings)
-    with _graphs_lock:
-        if uri not in _graphs:
-            open_store(settings, check=False)
-            pool = ConnectionPool(
-                uri,
-                min_size=1,
-                max_size=4,
-                # setup() runs CREATE INDEX CONCURRENTLY: it needs autocommit.
-                kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-                open=True,
-            )
-            saver = PostgresSaver(pool)
-            saver.setup()
-            _graphs[uri] = build_graph(saver)
-        return _graphs[uri]
-
-
-def config_for(thread_id: str, settings: Settings) -> dict[str, Any]:
-    return {"configurable": {"thread_id": thread_id}, "recursion_limit": settings.recursion_limit}
 
 
 def turn_input(question: str, component: str | None) -> dict[str, Any]:
@@ -93,29 +72,98 @@ def stream_turn(
     *,
     settings: Settings | None = None,
     llm: BaseChatModel | None = None,
+    busy_wait_s: float = BUSY_WAIT_S,
 ) -> Iterator[dict[str, Any]]:
     """Run one turn, yielding trace events, `token` events and finally
-    `{"type": "turn_complete", "thread_id", "record"}`.
+    `{"type": "turn_complete", "thread_id", "record": TurnRecord}`.
 
-    Ollama and the database are checked before anything is written, so a turn that
-    cannot run leaves no trace in the conversation.
+    Refused before anything is written: bad input (`InputError`), Ollama unavailable
+    (`ModelUnavailable`), another turn running on the thread (`ThreadBusy`, after
+    waiting `busy_wait_s`). From then on the turn is recorded, whatever fails.
     """
     settings = settings or get_settings()
-    question = (question or "").strip()
-    if not question:
-        raise ValueError("The question is empty.")
+    question = clean_question(question)
+    component = clean_text(component, what="component name", max_chars=MAX_COMPONENT_CHARS, required=False)
     if llm is None:
         check_ollama(settings)
         llm = make_chat_model(settings)
     graph = get_graph(settings)
     thread_id = thread_id or uuid.uuid4().hex
+    with thread_turn_lock(libpq_uri(settings), thread_id, busy_wait_s):
+        touch_conversation(thread_id, question, settings=settings)
+        adopt_legacy_turns(thread_id, settings=settings)
+        running = start_turn(thread_id, question, component or None, settings=settings)
+        try:
+            record = yield from _run_graph(graph, running, llm, settings)
+        except GeneratorExit:  # the caller stopped reading (a closed page): say so, then stop
+            finish_turn(_stopped(running, CANCELLED), settings=settings)
+            raise
+        try:
+            finish_turn(record, settings=settings)
+            # Only the latest checkpoint is ever resumed: older ones would grow the
+            # thread's storage with the square of its turns.
+            get_checkpointer(settings).prune([thread_id], strategy="keep_latest")
+        except Exception as exc:  # the database went away: the next turn closes this one
+            record = record.model_copy(update={"error": record.error or f"Not saved: {fault_reason(exc)}"})
+    yield {"type": "turn_complete", "thread_id": thread_id, "record": record}
+
+
+CANCELLED = "the turn was cancelled before it finished (the page was closed or reloaded)"
+
+
+def _stopped(
+    running: TurnRecord, reason: str, trace: list[dict[str, Any]] | None = None, **known: Any
+) -> TurnRecord:
+    """The record of a turn that ended early: the question kept, the reason as its answer."""
+    state = {
+        "question": running.question,
+        "component": running.component,
+        "answer": f"I had to stop before answering: {reason}",
+        "trace": trace or [],
+        "stop_reason": reason,
+        "started_at": running.started_at,
+    }
+    return turn_record(state, thread_id=running.thread_id, index=running.index, status="failed", **known)
+
+
+def _run_graph(
+    graph: CompiledStateGraph, running: TurnRecord, llm: BaseChatModel, settings: Settings
+) -> Iterator[dict[str, Any]]:
+    """Stream the graph for one turn; returns its record (completed, or failed on any error)."""
     limits = AgentLimits.from_settings(settings)
     context = AgentContext(llm=llm, limits=limits, deadline=time.monotonic() + limits.turn_timeout_s)
-    config = config_for(thread_id, settings)
-    touch_conversation(thread_id, question, settings=settings)
+    config = config_for(running.thread_id or "", settings)
+    trace: list[dict[str, Any]] = []
+    try:
+        for evt in _graph_events(graph, running, config, context, settings):
+            if evt["type"] != "token":
+                trace.append(evt)
+            yield evt
+        state = graph.get_state(config).values
+        return turn_record(state, thread_id=running.thread_id, index=running.index, status="completed")
+    except Exception as exc:
+        reason = fault_reason(exc)
+        failure = event("error", node="runner", message=f"{type(exc).__name__}: {exc}"[:500])
+        trace.append(failure)
+        yield failure
+        record = _stopped(running, reason, trace, error=failure["message"])
+        if is_database_fault(exc):
+            forget_graph(settings)
+        else:
+            _close_checkpoint(graph, config, running.question, record.answer)
+        return record
+
+
+def _graph_events(
+    graph: CompiledStateGraph,
+    running: TurnRecord,
+    config: dict[str, Any],
+    context: AgentContext,
+    settings: Settings,
+) -> Iterator[dict[str, Any]]:
     try:
         for mode, chunk in graph.stream(
-            turn_input(question, component),
+            turn_input(running.question, running.component),
             config,
             context=context,
             stream_mode=["custom", "messages"],
@@ -138,43 +186,32 @@ def stream_turn(
             flag("budget_reached", f"Stopped: {reason}."),
         ]
         yield from stopped
-        # Close the turn so the conversation stays consistent: finalize → record.
+        # Close the turn so the conversation stays consistent: → finalize.
         graph.update_state(config, {"stop_reason": reason, "trace": stopped}, as_node="no_answer")
-        for _ in graph.stream(None, config, context=context, durability="exit"):
-            pass
-    record = graph.get_state(config).values["turns"][-1]
-    yield {"type": "turn_complete", "thread_id": thread_id, "record": record}
+        for _mode, chunk in graph.stream(
+            None, config, context=context, stream_mode=["custom"], durability="exit"
+        ):
+            yield chunk
+
+
+def _close_checkpoint(graph: CompiledStateGraph, config: dict[str, Any], question: str, answer: str) -> None:
+    """Best effort after a failure: the history shows the question and what happened, so
+    the model's next turn reads a consistent conversation. Skipped if the database is gone."""
+    try:
+        state = graph.get_state(config)
+        messages = list(state.values.get("messages", [])) if state and state.values else []
+        asked = bool(messages) and isinstance(messages[-1], HumanMessage) and messages[-1].content == question
+        update = [AIMessage(answer)] if asked else [HumanMessage(question), AIMessage(answer)]
+        graph.update_state(config, {"messages": update, "answer": answer}, as_node="finalize")
+    except Exception:  # the turn record already holds the question and the failure
+        pass
 
 
 def run_turn(
     question: str, thread_id: str | None = None, component: str | None = None, **kwargs: Any
-) -> dict[str, Any]:
-    """Run a turn to the end; returns `{"thread_id", **record}`."""
+) -> TurnRecord:
+    """Run a turn to the end; returns its record (`record.thread_id` names the thread)."""
     last: dict[str, Any] = {}
     for evt in stream_turn(question, thread_id, component, **kwargs):
         last = evt
-    return {"thread_id": last["thread_id"], **last["record"]}
-
-
-def load_turns(thread_id: str, *, settings: Settings | None = None) -> list[dict[str, Any]]:
-    """The finished turns of a thread, from the checkpoint (nothing is re-run)."""
-    settings = settings or get_settings()
-    state = get_graph(settings).get_state(config_for(thread_id, settings))
-    return list(state.values.get("turns", [])) if state and state.values else []
-
-
-def fork_thread(turns: list[dict[str, Any]], *, settings: Settings | None = None) -> str:
-    """A new thread whose history is `turns` (used to continue a shared conversation)."""
-    settings = settings or get_settings()
-    if not turns:
-        raise ValueError("There is nothing to continue: the conversation has no turns.")
-    thread_id = uuid.uuid4().hex
-    messages: list[Any] = []
-    for turn in turns:
-        messages += [HumanMessage(turn["question"]), AIMessage(turn["answer"])]
-    graph = get_graph(settings)
-    graph.update_state(
-        config_for(thread_id, settings), {"messages": messages, "turns": turns}, as_node="record"
-    )
-    touch_conversation(thread_id, f"(continued) {turns[0]['question']}", settings=settings)
-    return thread_id
+    return last["record"]

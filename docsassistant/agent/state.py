@@ -1,4 +1,5 @@
 """The graph's state. History lives across turns; the other fields are per turn.
+Finished turns are not kept here but in the `turn_records` table (`turn_store`).
 
 Per-turn list fields use `reset_or_add`: the runner sends `None` at the start of a
 turn to empty them, and nodes append to them.
@@ -6,7 +7,6 @@ turn to empty them, and nodes append to them.
 
 from __future__ import annotations
 
-import operator
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.messages import AnyMessage
@@ -44,8 +44,8 @@ def sum_or_reset(old: int | None, new: int | None) -> int:
 
 class AgentState(TypedDict, total=False):
     # Across turns.
+    # Only what the graph resumes from: the turn records live in `turn_records`.
     messages: Annotated[list[AnyMessage], add_messages]  # user questions and final answers
-    turns: Annotated[list[dict[str, Any]], operator.add]  # finished turn records (for replay)
     # This turn.
     question: str
     component: str | None

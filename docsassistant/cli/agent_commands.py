@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
 from docsassistant.agent.llm import ModelUnavailable
+from docsassistant.agent.records import TurnRecord
 from docsassistant.cli.errors import friendly_errors
 
 console = Console(stderr=True)  # the trace goes to stderr, so stdout stays clean for --json
@@ -45,30 +45,36 @@ def ask(
 ) -> None:
     """Ask the agent a question about the indexed documentation."""
     from docsassistant.agent.runner import stream_turn
+    from docsassistant.agent.turn_lock import ThreadBusy
 
-    record: dict[str, Any] = {}
-    thread_id = ""
-    with friendly_errors(ModelUnavailable):
+    record: TurnRecord | None = None
+    with friendly_errors(ModelUnavailable, ThreadBusy):
         for evt in stream_turn(question, thread, component):
             if evt["type"] == "turn_complete":
-                record, thread_id = evt["record"], evt["thread_id"]
+                record = evt["record"]
             elif not as_json and (line := describe(evt)):
                 console.print(line, highlight=False)
+    assert record is not None  # stream_turn always ends with the turn's record
     if as_json:
-        keys = ("answer", "citations", "sources", "verification", "flags", "trace", "model_calls")
-        print(json.dumps({"thread_id": thread_id, **{k: record[k] for k in keys}}, default=str))
-        return
+        print(record.model_dump_json())
+    else:
+        print_record(record)
+    if record.status == "failed":
+        raise typer.Exit(1)  # recorded, but scripts must see that it failed
+
+
+def print_record(record: TurnRecord) -> None:
     out = Console()
     out.print()
-    out.print(record["answer"], highlight=False)
-    if record["citations"]:
+    out.print(record.answer, highlight=False)
+    if record.citations:
         out.print("\n[bold]Sources[/]")
-        for c in record["citations"]:
-            section = f" › {c['section']}" if c.get("section") else ""
-            out.print(f"  [{c['n']}] {c['source_path']}{section}", highlight=False)
-    kinds = sorted({f["kind"] for f in record["flags"]})
+        for c in record.citations:
+            section = f" › {c.section}" if c.section else ""
+            out.print(f"  [{c.n}] {c.source_path}{section}", highlight=False)
+    kinds = sorted({f.kind for f in record.flags})
     out.print(
-        f"\n[dim]flags: {', '.join(kinds) or 'none'} · model calls: {record['model_calls']} · thread: {thread_id}[/]"
+        f"\n[dim]flags: {', '.join(kinds) or 'none'} · model calls: {record.model_calls} · thread: {record.thread_id}[/]"
     )
 
 

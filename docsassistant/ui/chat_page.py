@@ -6,17 +6,24 @@ is re-run); `?share=<token>` shows a read-only snapshot that can be continued in
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import streamlit as st
 
+from docsassistant.agent.records import TurnRecord
 from docsassistant.config import Settings, get_settings
 from docsassistant.ui import render
-
-OFFLINE_KEY = "offline_results"  # search-only answers shown while the model is unavailable
-NOTICE_KEY = "notice"  # a message to show once after a callback
+from docsassistant.ui.sidebar import (
+    NOTICE_KEY,
+    OFFLINE_KEY,
+    current_thread,
+    open_thread,
+    sidebar_conversations,
+    sidebar_delete,
+    sidebar_share,
+    sidebar_top,
+    utc,
+)
 
 
 @st.cache_data(ttl=15, show_spinner=False)
@@ -49,21 +56,6 @@ def render_health(status: dict[str, Any]) -> None:
         )
 
 
-# ----------------------------------------------------------------------------- navigation
-
-
-def current_thread() -> str | None:
-    return st.query_params.get("thread") or None
-
-
-def open_thread(thread_id: str | None) -> None:
-    """Switch the page to a conversation (None: a new one)."""
-    st.query_params.clear()
-    st.session_state.pop(OFFLINE_KEY, None)
-    if thread_id:
-        st.query_params["thread"] = thread_id
-
-
 def continue_shared(token: str) -> None:
     """Fork a shared snapshot into a new thread and switch to it (callback)."""
     from docsassistant.agent.runner import fork_thread
@@ -82,143 +74,11 @@ def continue_shared(token: str) -> None:
     )
 
 
-def share_thread(thread_id: str) -> None:
-    from docsassistant.sharing import create_share
-
-    try:
-        st.session_state["new_share"] = create_share(thread_id)
-    except ValueError as exc:
-        st.session_state[NOTICE_KEY] = ("warning", str(exc))
-
-
-def revoke(token: str) -> None:
-    from docsassistant.sharing import revoke_share
-
-    revoke_share(token)
-    if st.session_state.get("new_share") == token:
-        st.session_state.pop("new_share")
-
-
-def share_url(token: str) -> str:
-    """The full link when the browser's URL is known, else a relative one."""
-    base = ""
-    try:
-        base = st.context.url or ""
-    except Exception:  # outside a browser session (tests)
-        base = ""
-    base = base.split("?")[0]
-    if base and urlsplit(base).path == "":
-        base += "/"
-    return f"{base}?share={token}"
-
-
-def utc(moment: datetime) -> str:
-    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
-
-
 def show_notice() -> None:
     notice = st.session_state.pop(NOTICE_KEY, None)
     if notice:
         kind, message = notice
         getattr(st, kind)(message)
-
-
-# ----------------------------------------------------------------------------- sidebar
-
-
-def sidebar_top(shared: bool) -> str | None:
-    """New conversation and the component filter; returns the component (None = all)."""
-    from docsassistant.search import list_components
-
-    with st.sidebar:
-        st.button(
-            "New conversation",
-            icon=":material/add_comment:",
-            type="primary",
-            width="stretch",
-            on_click=open_thread,
-            args=(None,),
-        )
-        if shared:
-            return None
-        try:
-            components = list_components()
-        except Exception:  # the health line already explains an unreachable database
-            components = []
-        choice = st.selectbox(
-            "Component",
-            ["All", *components],
-            key="component_filter",
-            help="Search only this component's documents.",
-        )
-    return None if choice == "All" else choice
-
-
-def sidebar_conversations(thread_id: str | None) -> None:
-    from docsassistant.conversations import list_conversations
-
-    with st.sidebar:
-        st.markdown("**Conversations**")
-        try:
-            conversations = list_conversations()
-        except Exception as exc:
-            st.caption(f"Unavailable: {exc}")
-            return
-        if not conversations:
-            st.caption("None yet: ask a question to start one.")
-        with st.container(gap=None):
-            for conv in conversations:
-                current = conv["thread_id"] == thread_id
-                label = short(conv["title"], 27 if current else 32)
-                st.button(
-                    f"**{render.esc(label)}**" if current else render.esc(label),
-                    key=f"conv-{conv['thread_id']}",
-                    type="tertiary",
-                    icon=":material/chat:" if current else ":material/chat_bubble_outline:",
-                    help=conv["title"] if label != conv["title"] else None,
-                    on_click=open_thread,
-                    args=(conv["thread_id"],),
-                )
-
-
-def short(title: str, limit: int = 32) -> str:
-    return title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
-
-
-def sidebar_share(thread_id: str) -> None:
-    from docsassistant.sharing import list_shares
-
-    with st.sidebar:
-        st.divider()
-        st.markdown("**Share this conversation**")
-        st.button(
-            "Share",
-            icon=":material/share:",
-            width="stretch",
-            on_click=share_thread,
-            args=(thread_id,),
-            help="Create a read-only link to the conversation as it is now.",
-        )
-        links = list_shares(thread_id)
-        active = [link for link in links if link["revoked_at"] is None]
-        for link in active:
-            fresh = link["token"] == st.session_state.get("new_share")
-            st.caption(
-                ("New link" if fresh else "Link")
-                + f" · snapshot of {link['turns']} turn{'s' * (link['turns'] != 1)} · {utc(link['created_at'])}"
-            )
-            st.code(share_url(link["token"]), language=None, wrap_lines=True)
-            st.button(
-                "Revoke",
-                key=f"revoke-{link['token']}",
-                icon=":material/link_off:",
-                type="tertiary",
-                on_click=revoke,
-                args=(link["token"],),
-            )
-        revoked = len(links) - len(active)
-        if revoked:
-            st.caption(f"{revoked} revoked link{'s' * (revoked != 1)}.")
 
 
 # ----------------------------------------------------------------------------- turns
@@ -230,12 +90,17 @@ def run_turn_live(
     """Stream a turn into the page; returns the thread id (None if nothing was recorded)."""
     from docsassistant.agent.llm import ModelUnavailable
     from docsassistant.agent.runner import stream_turn
+    from docsassistant.agent.turn_lock import ThreadBusy
+    from docsassistant.inputs import InputError
 
     events = stream_turn(question, thread_id, component)
     try:
-        first = next(events)  # Ollama and the database are checked before anything runs
+        first = next(events)  # input, Ollama, the thread's lock: checked before anything is stored
     except ModelUnavailable as exc:
         show_offline(question, component, str(exc), thread_id, explained)
+        return thread_id
+    except (InputError, ThreadBusy) as exc:
+        st.warning(str(exc), icon=":material/block:")
         return thread_id
     except Exception as exc:
         with st.chat_message("user"):
@@ -250,7 +115,7 @@ def run_turn_live(
             live.on_event(first)
             for evt in events:
                 live.on_event(evt)
-        except Exception as exc:
+        except Exception as exc:  # the runner records failures itself; this is the page's own
             live.fail(f"The turn stopped with an error: {type(exc).__name__}: {exc}")
     return live.thread_id or thread_id
 
@@ -319,7 +184,7 @@ def render_chat(settings: Settings) -> None:
     status = health_status(settings)
     thread_id = current_thread()
     component = sidebar_top(shared=False)
-    turns: list[dict[str, Any]] = []
+    turns: list[TurnRecord] = []
     conversation = None
     if thread_id and status["database"]["ok"]:
         turns = load_turns(thread_id)
@@ -346,17 +211,18 @@ def render_chat(settings: Settings) -> None:
     for result in st.session_state.get(OFFLINE_KEY, []):
         if result["thread"] == thread_id:
             render_offline(result, explained=not status["ollama"]["ok"])
+    # `disable`: no second question while this one runs (the runner's per-thread lock
+    # refuses one from another tab).
     question = st.chat_input("Ask about the documentation", submit_mode="disable")
-    if question and question.strip():
-        new_thread = run_turn_live(
-            question.strip(), thread_id, component, explained=not status["ollama"]["ok"]
-        )
+    if question is not None:
+        new_thread = run_turn_live(question, thread_id, component, explained=not status["ollama"]["ok"])
         if new_thread and new_thread != thread_id:
             thread_id = new_thread
             st.query_params["thread"] = thread_id
     sidebar_conversations(thread_id)
     if thread_id and (turns or question):
         sidebar_share(thread_id)
+        sidebar_delete(thread_id)
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
 """Rendering a turn: the trace, the answer, its flags and citations.
 
-The same helpers draw a turn live (events as they arrive) and from a stored record
-(`load_turns`, share snapshots), so a restored conversation looks like the live one.
+The same helpers draw a turn live (events as they arrive) and from a stored
+`TurnRecord` (`load_turns`, share snapshots), so a restored conversation looks like the
+live one. Records are read like mappings (`record.get("trace")`), so the helpers take
+the record's parts (trace events, hits, flags) as they come.
 Visible labels ("Grounded", "Unsupported claims", "Suspected injection", ...) are stable:
 tests look for them.
 """
@@ -9,9 +11,12 @@ tests look for them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
+
+from docsassistant.agent.records import Flag, Hit, TraceEvent, TurnRecord
 
 # kind -> (label, badge color, material icon)
 FLAG_STYLE: dict[str, tuple[str, str, str]] = {
@@ -60,7 +65,7 @@ def where(source_path: str, section: str | None) -> str:
 # ----------------------------------------------------------------------------- trace
 
 
-def event_line(evt: dict[str, Any]) -> str | None:
+def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
     """One trace event as a markdown list item (None for events not listed on their own)."""
     kind = evt.get("type")
     if kind == "tool_call":
@@ -111,13 +116,13 @@ def event_line(evt: dict[str, Any]) -> str | None:
     return None
 
 
-def timings_line(trace: list[dict[str, Any]]) -> str:
+def timings_line(trace: Sequence[TraceEvent | dict[str, Any]]) -> str:
     """Node timings in order: `decide 12 ms → retrieve 58 ms → …`."""
     steps = [f"{esc(e.get('node', '?'))} {e.get('ms', 0):g} ms" for e in trace if e.get("type") == "node_end"]
     return f":gray[:material/timer: {' → '.join(steps)}]" if steps else ""
 
 
-def trace_markdown(trace: list[dict[str, Any]]) -> str:
+def trace_markdown(trace: Sequence[TraceEvent | dict[str, Any]]) -> str:
     """The whole trace as one compact markdown block (live and restored views alike)."""
     lines = [line for e in trace if (line := event_line(e))]
     body = "\n".join(lines)
@@ -135,7 +140,7 @@ def live_label(evt: dict[str, Any]) -> str | None:
     return None
 
 
-def trace_label(record: dict[str, Any]) -> str:
+def trace_label(record: TurnRecord) -> str:
     trace = record.get("trace") or []
     searches = sum(1 for e in trace if e.get("type") == "tool_call")
     parts = [f"{searches} tool call{'s' * (searches != 1)}"]
@@ -146,7 +151,7 @@ def trace_label(record: dict[str, Any]) -> str:
     return "Trace · " + " · ".join(parts)
 
 
-def render_trace(record: dict[str, Any]) -> None:
+def render_trace(record: TurnRecord) -> None:
     """The stored trace, collapsed, in the same box the live view uses."""
     with st.status(trace_label(record), state="complete", expanded=False):
         st.markdown(trace_markdown(record.get("trace") or []))
@@ -155,16 +160,16 @@ def render_trace(record: dict[str, Any]) -> None:
 # ----------------------------------------------------------------------------- flags
 
 
-def grouped_flags(flags: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+def grouped_flags(flags: Sequence[Flag]) -> list[tuple[str, list[Flag]]]:
     """Flags grouped by kind, in a fixed order (unknown kinds last)."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Flag]] = {}
     for f in flags:
         groups.setdefault(f.get("kind", "flag"), []).append(f)
     order = {k: i for i, k in enumerate(FLAG_ORDER)}
     return sorted(groups.items(), key=lambda item: order.get(item[0], len(order)))
 
 
-def render_flags(record: dict[str, Any]) -> None:
+def render_flags(record: TurnRecord) -> None:
     """Badges at a glance, then what each non-grounded flag is about."""
     groups = grouped_flags(record.get("flags") or [])
     if not groups:
@@ -193,7 +198,7 @@ def render_flags(record: dict[str, Any]) -> None:
 # ----------------------------------------------------------------------------- citations
 
 
-def render_chunk(source: dict[str, Any]) -> None:
+def render_chunk(source: Hit | dict[str, Any]) -> None:
     """The cited chunk: where it comes from, its score and its text."""
     meta = [f"component `{source.get('component') or '?'}`"]
     if source.get("score") is not None:
@@ -213,12 +218,12 @@ def render_chunk(source: dict[str, Any]) -> None:
     st.text(source.get("content", ""))
 
 
-def citation_label(source: dict[str, Any]) -> str:
+def citation_label(source: Hit | dict[str, Any]) -> str:
     """`[n] path › section`: expander labels are markdown, so the path and section are escaped."""
     return f"[{source.get('n')}] {esc(where(source.get('source_path', '?'), source.get('section')))}"
 
 
-def render_citations(record: dict[str, Any]) -> None:
+def render_citations(record: TurnRecord) -> None:
     citations = record.get("citations") or []
     if citations:
         st.markdown("**Sources**")
@@ -232,7 +237,7 @@ def render_citations(record: dict[str, Any]) -> None:
         st.caption(f"Also retrieved, not cited: {listed}")
 
 
-def render_stats(record: dict[str, Any]) -> None:
+def render_stats(record: TurnRecord) -> None:
     parts = []
     if record.get("component"):
         parts.append(f"component `{record['component']}`")
@@ -246,20 +251,30 @@ def render_stats(record: dict[str, Any]) -> None:
         st.caption(" · ".join(parts))
 
 
-def render_answer_footer(record: dict[str, Any]) -> None:
+def render_answer_footer(record: TurnRecord) -> None:
     """Everything under the answer text."""
     render_flags(record)
     render_citations(record)
     render_stats(record)
 
 
-def render_turn(record: dict[str, Any]) -> None:
-    """A finished turn from its record (nothing is re-run)."""
+def render_answer(record: TurnRecord) -> None:
+    """The answer text; a failed turn shows what failed and what to do instead."""
+    if record.status == "failed":
+        st.error(record.answer or f"The turn failed: {record.stop_reason}", icon=":material/error:")
+    elif record.status == "running":
+        st.info("This question is still being answered. Reload the page to see its answer.", icon=":material/hourglass:")
+    else:
+        st.markdown(record.answer or "_(no answer)_")
+
+
+def render_turn(record: TurnRecord) -> None:
+    """A stored turn from its record (nothing is re-run)."""
     with st.chat_message("user"):
-        st.markdown(record.get("question", ""))
+        st.markdown(record.question)
     with st.chat_message("assistant"):
         render_trace(record)
-        st.markdown(record.get("answer") or "_(no answer)_")
+        render_answer(record)
         render_answer_footer(record)
 
 
@@ -305,7 +320,7 @@ class LiveTurn:
         self.trace: list[dict[str, Any]] = []
         self.answer_box = st.empty()
         self.text = ""
-        self.record: dict[str, Any] | None = None
+        self.record: TurnRecord | None = None
         self.thread_id: str | None = None
 
     def on_event(self, evt: dict[str, Any]) -> None:
@@ -332,11 +347,13 @@ class LiveTurn:
         # new one with a check mark until its state is sent again: always send both.
         self.status.update(label=label, expanded=True, state="running")
 
-    def finish(self, record: dict[str, Any], thread_id: str | None) -> None:
+    def finish(self, record: TurnRecord, thread_id: str | None) -> None:
         self.record, self.thread_id = record, thread_id
-        self.trace_box.markdown(trace_markdown(record.get("trace") or self.trace))
-        self.status.update(label=trace_label(record), state="complete", expanded=False)
-        self.answer_box.markdown(record.get("answer") or "_(no answer)_")
+        self.trace_box.markdown(trace_markdown(record.trace or self.trace))
+        failed = record.status == "failed"
+        self.status.update(label=trace_label(record), state="error" if failed else "complete", expanded=False)
+        with self.answer_box.container():
+            render_answer(record)
         render_answer_footer(record)
 
     def fail(self, message: str) -> None:

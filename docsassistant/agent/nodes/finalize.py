@@ -1,5 +1,5 @@
-"""End the turn: compose what is said when no answer was generated, and store the
-whole turn (answer, sources, verification, flags, trace, costs) in the state."""
+"""End the turn: compose what is said when no answer was generated, and build the
+turn's record (answer, sources, verification, flags, trace, costs) from the state."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import flag
 from docsassistant.agent.nodes.common import traced
+from docsassistant.agent.records import Flag, TraceEvent, TurnRecord, Verification, node_timings
 from docsassistant.agent.state import AgentState
 
 NOT_COVERED = (
@@ -49,24 +50,29 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     return {**update, "trace": trace}
 
 
-def turn_record(state: AgentState) -> dict[str, Any]:
-    """Everything needed to render a turn again without re-running it."""
-    return {
-        "question": state.get("question", ""),
-        "component": state.get("component"),
-        "answer": state.get("answer", ""),
-        "citations": state.get("citations", []),
-        "sources": state.get("sources", []),
-        "verification": state.get("verification") or {"status": "not_applicable", "claims": []},
+def turn_record(state: AgentState, **known: Any) -> TurnRecord:
+    """The turn as a typed record, built from the graph state: the one place that maps
+    state to record. `known` carries what the runner knows beside the state (thread_id,
+    index, status, error)."""
+    trace = [TraceEvent.model_validate(e) for e in state.get("trace") or []]
+    started = state.get("started_at")
+    return TurnRecord(
+        question=state.get("question", ""),
+        standalone_question=state.get("standalone_question"),
+        component=state.get("component"),
+        answer=state.get("answer") or "",
+        citations=state.get("citations") or [],
+        sources=state.get("sources") or [],
+        verification=state.get("verification") or Verification(),
         # Flags are trace events; the record lists them apart so a view shows them at a glance.
-        "flags": [e for e in state.get("trace", []) if e["type"] == "flag"],
-        "trace": state.get("trace", []),
-        "queries": state.get("queries", []),
-        "model_calls": state.get("model_calls", 0),
-        "prompt_tokens": state.get("prompt_tokens", 0),
-        "stop_reason": state.get("stop_reason"),
-        "started_at": state.get("started_at"),
-        "duration_ms": round((time.time() - state["started_at"]) * 1000, 1)
-        if state.get("started_at")
-        else None,
-    }
+        flags=[Flag.model_validate(e.model_dump()) for e in trace if e.type == "flag"],
+        trace=trace,
+        queries=state.get("queries") or [],
+        model_calls=state.get("model_calls") or 0,
+        prompt_tokens=state.get("prompt_tokens") or 0,
+        stop_reason=state.get("stop_reason"),
+        started_at=started,
+        duration_ms=round((time.time() - started) * 1000, 1) if started else None,
+        timings=node_timings(trace),
+        **known,
+    )

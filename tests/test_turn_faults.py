@@ -1,0 +1,166 @@
+"""Turns survive faults: the database stopped mid-turn, Ollama's connection dropped
+mid-request, an exception in a node. Each turn ends recorded with a stop reason that says
+what to start or retry, the question is kept, and the next turn on the thread works."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_ollama import FakeOllama, deterministic_reply
+from turn_fixtures import QUESTIONS, index_small_corpus
+
+from docsassistant.agent import checkpointing
+from docsassistant.agent import graph as graph_module
+from docsassistant.agent.runner import load_turns, run_turn, stream_turn
+from docsassistant.config import get_settings
+from docsassistant.db import halt_embedded, start_embedded
+
+
+@pytest.fixture
+def corpus(clean_db, tmp_path: Path) -> Path:
+    index_small_corpus(tmp_path)
+    return tmp_path
+
+
+class HookedFake(FakeOllama):
+    """The cooperative fake that runs `hooks[n]` before answering its n-th chat request
+    (1-based) and answers `replies[n]` instead of the cooperative reply when one is set."""
+
+    def __init__(self) -> None:
+        super().__init__(mode="scripted")
+        self.hooks: dict[int, Callable[[], None]] = {}
+        self.replies: dict[int, tuple[str, Any]] = {}
+
+    def _next(self, body: dict[str, Any], number: int) -> tuple[str, Any]:
+        if hook := self.hooks.pop(number, None):
+            hook()
+        return self.replies.pop(number, None) or ("reply", deterministic_reply(body))
+
+
+@pytest.fixture
+def hooked(monkeypatch: pytest.MonkeyPatch) -> Iterator[HookedFake]:
+    with HookedFake() as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.url)
+        get_settings.cache_clear()
+        yield server
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def database_back() -> Iterator[None]:
+    """Whatever a test does to the server, it runs again afterwards."""
+    yield
+    start_embedded(get_settings())
+
+
+def test_database_stopped_mid_turn_keeps_the_question_and_the_next_turn_works(
+    corpus: Path, hooked: HookedFake, database_back: None
+) -> None:
+    question, phrase = QUESTIONS["retries.md"]
+    hooked.hooks[2] = lambda: halt_embedded(get_settings())  # while the model grades the hits
+    record = run_turn(question)
+    assert record.status == "failed"
+    assert (
+        "database connection was lost" in record.stop_reason and "docsassistant db up" in record.stop_reason
+    )
+    assert record.answer.startswith("I had to stop before answering") and record.question == question
+    assert record.error  # what failed, for a bug report
+
+    start_embedded(get_settings())
+    (kept,) = load_turns(record.thread_id)
+    assert kept.question == question and kept.status == "running"  # saved when it started
+    follow_up = run_turn(QUESTIONS["timeouts.md"][0], record.thread_id)  # the first turn after the restart
+    assert follow_up.status == "completed" and QUESTIONS["timeouts.md"][1] in follow_up.answer
+    first, second = load_turns(record.thread_id)
+    assert first.question == question and first.status == "failed" and "interrupted" in first.stop_reason
+    assert second.answer == follow_up.answer and phrase not in second.answer
+
+
+def test_database_restarted_mid_turn_the_turn_still_completes(
+    corpus: Path, hooked: HookedFake, database_back: None
+) -> None:
+    def restart() -> None:
+        halt_embedded(get_settings())
+        start_embedded(get_settings())
+
+    run_turn(QUESTIONS["auth.md"][0])  # pooled connections exist before the restart
+    question, phrase = QUESTIONS["cache.md"]
+    hooked.hooks[len(hooked.requests) + 1] = restart  # before the next turn's first model call
+    record = run_turn(question)
+    assert record.status == "completed", record.stop_reason
+    assert phrase in record.answer and record.citations
+    assert load_turns(record.thread_id)[0].status == "completed"
+
+
+def test_ollama_dropping_the_connection_mid_stream_ends_the_turn_recorded(
+    corpus: Path, hooked: HookedFake
+) -> None:
+    question, phrase = QUESTIONS["logging.md"]
+    partial = json.dumps(
+        {"model": "llama3.1:8b", "message": {"role": "assistant", "content": '{"rel'}, "done": False}
+    )
+    hooked.replies[2] = ("drop", [partial])  # the grader's reply breaks off: httpx.RemoteProtocolError
+    record = run_turn(question)
+    assert record.stop_reason and "ollama" in record.stop_reason.lower()
+    assert record.answer.startswith("I had to stop before answering")
+    (kept,) = load_turns(record.thread_id)
+    assert kept.question == question and kept.stop_reason == record.stop_reason
+    follow_up = run_turn(question, record.thread_id)
+    assert follow_up.status == "completed" and phrase in follow_up.answer
+
+
+def test_ollama_http_error_ends_the_turn_recorded(corpus: Path, hooked: HookedFake) -> None:
+    question, phrase = QUESTIONS["auth.md"]
+    hooked.replies[1] = ("error", (502, "bad gateway"))
+    record = run_turn(question)
+    assert record.stop_reason and record.answer.startswith("I had to stop before answering")
+    assert load_turns(record.thread_id)[0].question == question
+    assert phrase in run_turn(question, record.thread_id).answer
+
+
+def test_an_exception_in_a_node_ends_the_turn_recorded(
+    corpus: Path, cooperative_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_grade(state: Any, runtime: Any) -> dict[str, Any]:
+        raise KeyError("relevant")
+
+    graphs: dict[str, Any] = {}
+    monkeypatch.setattr(checkpointing, "_graphs", graphs)  # a graph built with the broken node
+    monkeypatch.setattr(graph_module, "grade", broken_grade)
+    question, phrase = QUESTIONS["timeouts.md"]
+    try:
+        record = run_turn(question)
+        assert record.status == "failed" and record.error == "KeyError: 'relevant'"
+        assert "internal error" in record.stop_reason and "report it" in record.stop_reason
+        assert any(e.type == "error" and e.node == "runner" for e in record.trace)
+        assert load_turns(record.thread_id) == [record]
+    finally:
+        for graph in graphs.values():
+            graph.checkpointer.conn.close()
+    monkeypatch.undo()
+    follow_up = run_turn(question, record.thread_id)
+    assert follow_up.status == "completed" and phrase in follow_up.answer
+    assert [t.status for t in load_turns(record.thread_id)] == ["failed", "completed"]
+
+
+def test_a_turn_abandoned_by_its_reader_is_recorded_as_cancelled(
+    corpus: Path, cooperative_ollama: FakeOllama
+) -> None:
+    question, phrase = QUESTIONS["cache.md"]
+    events = stream_turn(question)
+    next(events)  # running: the page shows the first event, then is closed
+    events.close()
+    (turn,) = load_turns_of_question(question)
+    assert turn.status == "failed" and "cancelled" in turn.stop_reason
+    assert phrase in run_turn(question, turn.thread_id).answer  # the thread is free again
+
+
+def load_turns_of_question(question: str) -> list[Any]:
+    from docsassistant.conversations import list_conversations
+
+    threads = [c["thread_id"] for c in list_conversations() if c["title"] == question]
+    return [t for thread in threads for t in load_turns(thread)]
