@@ -6,9 +6,15 @@ over real HTTP, without Ollama. Two modes:
 
 * ``"scripted"``: a FIFO queue of replies set up by the test (``reply``, ``reply_json``,
   ``reply_raw``, ``reply_error``); each ``/api/chat`` request pops one.
-* ``"deterministic"``: a cooperative model following the app's prompt conventions
-  (``<document id=...>`` blocks, ``Question:`` / ``Answer:`` lines, the ``search_docs`` and
-  ``count_chunks`` tools), for end-to-end tests.
+* ``"deterministic"``: a cooperative model for end-to-end tests. It routes by the request's
+  shape only: tools offered (decide: call a tool or answer), a ``format`` schema (answer the
+  schema by its property names), or neither (answer from the evidence). It reads the
+  generic evidence shape (numbered ``[n] source`` items inside a delimited evidence block,
+  or ``<document id=...>`` blocks), the last user message minus that evidence, and tool
+  messages; never the project's instruction sentences.
+
+``text_tool_call`` writes a tool call as text the way real local models do (for scripted
+replies that reproduce ollama #6127, #13519, #11185).
 
 Standalone: ``python tests/fake_ollama.py --port 0 --mode deterministic`` prints its URL
 on the first line of stdout and serves until interrupted.
@@ -39,6 +45,12 @@ would your yours
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _DOC_RE = re.compile(r"<document\s+([^>]*)>(.*?)</document>", re.DOTALL)
+# The contract's evidence block: <<<EVIDENCE nonce>>> … <<<END EVIDENCE nonce>>> with items
+# starting "[n] source_path" (optionally " § section") on their own line.
+_EVIDENCE_RE = re.compile(r"<<<EVIDENCE ([^>\s]+)>>>(.*?)<<<END EVIDENCE \1>>>", re.DOTALL)
+_ITEM_RE = re.compile(r"^\[(\d+)\][ \t]+(.+?)$(.*?)(?=^\[\d+\][ \t]|\Z)", re.DOTALL | re.MULTILINE)
+_DOCUMENTS_BLOCK_RE = re.compile(r"<documents>.*?</documents>", re.DOTALL)
+_REFERS_RE = re.compile(r"\b(it|its|it's|this|that|these|those|they|them|their|there|the same)\b", re.I)
 _ATTR_RE = re.compile(r'(\w+)="([^"]*)"')
 _ARITH_RE = re.compile(r"(-?\d+(?:\.\d+)?)\s*([-+*/x×])\s*(-?\d+(?:\.\d+)?)")
 _GREETING_RE = re.compile(r"^\W*(hi|hello|hey|thanks|thank you)\b\W*(there)?\W*$", re.IGNORECASE)
@@ -63,13 +75,46 @@ def _content_words(text: str) -> set[str]:
 
 
 def _parse_documents(text: str) -> list[dict[str, Any]]:
-    """Extract ``<document id="N" ...>text</document>`` blocks (attributes + ``text``)."""
-    docs = []
+    """Evidence items: ``[n] source`` items of evidence blocks, else ``<document id="N" ...>``
+    blocks (``id``, ``source``, optional ``section``, ``text``)."""
+    docs: list[dict[str, Any]] = []
+    for _nonce, block in _EVIDENCE_RE.findall(text):
+        for number, head, body in _ITEM_RE.findall(block.strip("\n")):
+            source, _, section = head.partition(" § ")
+            docs.append({"id": number, "source": source.strip(), "section": section.strip(), "text": body.strip()})
+    if docs:
+        return docs
     for attrs, body in _DOC_RE.findall(text):
         doc: dict[str, Any] = dict(_ATTR_RE.findall(attrs))
         doc["text"] = body.strip()
         docs.append(doc)
     return docs
+
+
+# An evidence block with the whole lines it starts and ends on (a one-line note naming the
+# markers before the block is part of it).
+_EVIDENCE_LINES_RE = re.compile(r"^[^\n]*<<<EVIDENCE ([^>\s]+)>>>.*?<<<END EVIDENCE \1>>>[^\n]*$", re.DOTALL | re.M)
+
+
+def _without_evidence(text: str) -> str:
+    """The text with evidence blocks (either shape) removed."""
+    return _DOCUMENTS_BLOCK_RE.sub("", _EVIDENCE_LINES_RE.sub("", text)).strip()
+
+
+def text_tool_call(name: str, arguments: dict[str, Any], form: str = "json") -> str:
+    """A tool call written as text, as models do when Ollama does not parse it:
+    ``json`` (llama3.1), ``python_tag`` (llama3.1's ``<|python_tag|>`` prefix), ``fenced``
+    (a ```json block after a sentence), ``tool_call_tag`` (qwen2.5's ``<tool_call>``)."""
+    body = json.dumps({"name": name, "parameters": arguments})
+    if form == "json":
+        return body
+    if form == "python_tag":
+        return "<|python_tag|>" + body
+    if form == "fenced":
+        return f"I will search the documentation.\n```json\n{body}\n```"
+    if form == "tool_call_tag":
+        return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+    raise ValueError(f"unknown form {form!r}")
 
 
 def _first_sentence(text: str, limit: int = 200) -> str:
@@ -106,20 +151,22 @@ class _Conversation:
 
     @property
     def question(self) -> str:
-        """The ``Question:`` line of the last user message, else its whole content."""
-        match = re.search(r"^\s*Question:\s*(.+)$", self.user_text, re.MULTILINE)
-        return (match.group(1) if match else self.user_text).strip()
+        """The last user message without its evidence block: the question (or, in a
+        structured check of an answer, the text under check)."""
+        return _without_evidence(self.user_text)
 
-    @property
-    def answer_under_check(self) -> str:
-        """The text after an ``Answer:`` line of the last user message (up to ``<documents>``)."""
-        match = re.search(r"^\s*Answer:\s*(.*)", self.user_text, re.MULTILINE | re.DOTALL)
-        return match.group(1).split("<documents>")[0].strip() if match else ""
+    def earlier_user_messages(self) -> list[str]:
+        """User messages before the last one (the conversation so far)."""
+        return [m.get("content") or "" for m in self.messages[: max(self.last_user, 0)] if m.get("role") == "user"]
 
     def documents(self) -> list[dict[str, Any]]:
-        """Documents in the last user message or later messages, else in system messages."""
+        """Documents in the last user message or later messages, else in the latest user
+        message holding any (evidence sent apart from the question), else in system messages."""
         for message in self.messages[max(self.last_user, 0) :]:
             if docs := _parse_documents(message.get("content") or ""):
+                return docs
+        for message in reversed(self.messages[: max(self.last_user, 0)]):
+            if message.get("role") == "user" and (docs := _parse_documents(message.get("content") or "")):
                 return docs
         system = [m for m in self.messages if m.get("role") == "system"]
         return _parse_documents("\n".join(m.get("content") or "" for m in system))
@@ -216,11 +263,13 @@ def _structured(conv: _Conversation, schema: dict[str, Any]) -> dict[str, Any]:
             out["sufficient"] = bool(out["relevant"])
     elif "query" in props:
         out["query"] = f"{conv.question.rstrip('?!. ')} documentation"
+    elif "standalone_question" in props:
+        out["standalone_question"] = _standalone(conv)
     elif "claims" in props:
         items = props["claims"].get("items") or {}
         if ref := items.get("$ref"):  # a nested model: "#/$defs/Claim"
             items = (schema.get("$defs") or {}).get(ref.rsplit("/", 1)[-1], {})
-        sentences = [s.strip() for s in _SENTENCE_SPLIT_RE.split(conv.answer_under_check)]
+        sentences = [s.strip() for s in _SENTENCE_SPLIT_RE.split(conv.question)]
         claims = [
             {"claim": s, "supported": True, "sources": [int(n) for n in _MARKER_RE.findall(s)]}
             for s in sentences
@@ -228,6 +277,14 @@ def _structured(conv: _Conversation, schema: dict[str, Any]) -> dict[str, Any]:
         ]
         out["claims"] = [_with_defaults(claim, items) for claim in claims]
     return _with_defaults(out, schema)
+
+
+def _standalone(conv: _Conversation) -> str:
+    """A follow-up that refers back ("its", "that") gets the previous user message appended."""
+    earlier = [_without_evidence(m) for m in conv.earlier_user_messages()]
+    if earlier and _REFERS_RE.search(conv.question):
+        return f"{conv.question} (about: {earlier[-1]})"
+    return conv.question
 
 
 def _with_defaults(obj: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
@@ -259,9 +316,12 @@ class FakeOllama:
         self._thread: threading.Thread | None = None
 
     # -- scripting -------------------------------------------------------------------
-    def reply(self, content: str = "", tool_calls: list[dict[str, Any]] | None = None) -> None:
-        """Queue a reply; ``tool_calls`` items are ``{"name": ..., "arguments": {...}}``."""
-        self._queue.append(("reply", (content, list(tool_calls or []))))
+    def reply(
+        self, content: str = "", tool_calls: list[dict[str, Any]] | None = None, prompt_eval_count: int | None = None
+    ) -> None:
+        """Queue a reply; ``tool_calls`` items are ``{"name": ..., "arguments": {...}}``.
+        ``prompt_eval_count`` overrides the reported prompt tokens (e.g. a cut prompt)."""
+        self._queue.append(("reply", (content, list(tool_calls or []), prompt_eval_count)))
 
     def reply_json(self, obj: dict[str, Any]) -> None:
         """Queue a structured-output reply (content is ``json.dumps(obj)``)."""
@@ -399,7 +459,10 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "raw":
             lines = data
         else:
-            lines = _reply_lines(model, *data, _Conversation(body).prompt_tokens(), stream)
+            content, calls, *override = data  # subclasses may queue (content, calls) pairs
+            read = override[0] if override else None
+            tokens = read if read is not None else _Conversation(body).prompt_tokens()
+            lines = _reply_lines(model, content, calls, tokens, stream)
         try:
             if not stream:
                 self._send(200, "\n".join(lines).encode())

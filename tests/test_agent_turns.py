@@ -31,7 +31,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 # -- the fake model, scripted per kind of request ------------------------------------------------
 
-KINDS = ("decide", "grade", "rewrite", "generate", "verify")
+KINDS = ("decide", "standalone", "grade", "rewrite", "generate", "verify")
 
 
 def kind_of(body: dict[str, Any]) -> str:
@@ -40,7 +40,12 @@ def kind_of(body: dict[str, Any]) -> str:
         return "decide"
     fmt = body.get("format")
     props = fmt.get("properties", {}) if isinstance(fmt, dict) else {}
-    for prop, kind in (("relevant", "grade"), ("query", "rewrite"), ("claims", "verify")):
+    for prop, kind in (
+        ("relevant", "grade"),
+        ("query", "rewrite"),
+        ("claims", "verify"),
+        ("standalone_question", "standalone"),
+    ):
         if prop in props:
             return kind
     return "generate"
@@ -229,7 +234,7 @@ def test_chunk_count_question_uses_count_chunks(corpus: Path, cooperative_ollama
     assert [(c["tool"], c["args"]) for c in calls] == [("count_chunks", {"component": "ops"})]
     assert of_type(record, "tool_result")[0]["result"]["chunks"] == real
     assert f"{real} chunks" in record["answer"]
-    assert "retrieve" not in nodes(record)
+    assert nodes(record) == ["decide", "retrieve", "decide", "finalize"]  # the executor runs the count
     assert record["model_calls"] == 2
 
 
@@ -331,7 +336,10 @@ def test_five_hits_are_graded_in_one_structured_call(corpus: Path, routed: Route
     assert len(hits) == 5
     grading = routed.of_kind("grade")
     assert len(grading) == 1
-    assert user_prompt(grading[0]).count("<document id=") == 5
+    # The evidence in one message (every hit), the question alone in the last.
+    *_, evidence, question = [m["content"] for m in grading[0]["messages"] if m["role"] == "user"]
+    assert all(hit["source_path"] in evidence for hit in hits)
+    assert question == "Tell me about the service configuration"
     assert of_type(record, "grade")[0]["total"] == 5
     assert len(record["sources"]) == 2
 

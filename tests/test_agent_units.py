@@ -4,6 +4,7 @@ directly (outside a graph run) with the real ChatOllama against the fake Ollama 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,18 +13,34 @@ from fake_ollama import FakeOllama
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_ollama import ChatOllama
 from langgraph.runtime import Runtime
+from sqlalchemy.exc import OperationalError
 
-from docsassistant.agent.budget import fit_chunks, trim_history
+from docsassistant.agent.budget import fit_chunks, fit_tool_results, message_tokens, trim_history
+from docsassistant.agent.calls import call_flags, check_prompt_read
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.graph import after_decide, after_generate, after_grade, after_rewrite, after_verify
+from docsassistant.agent.direct_replies import is_decline, is_small_talk
+from docsassistant.agent.graph import (
+    after_decide,
+    after_generate,
+    after_grade,
+    after_retrieve,
+    after_rewrite,
+    after_verify,
+)
 from docsassistant.agent.nodes.decide import decide
-from docsassistant.agent.nodes.grade import grade
+from docsassistant.agent.nodes.grade import document_numbers, grade
+from docsassistant.agent.nodes.retrieve import retrieve
 from docsassistant.agent.nodes.rewrite import query_similarity, rewrite
+from docsassistant.agent.nodes.run_sql import fact_id
 from docsassistant.agent.nodes.verify import verify
 from docsassistant.agent.safety import REDACTED, redact_injection, scan_for_injection
+from docsassistant.agent.standalone import stands_alone
 from docsassistant.agent.state import merge_chunks, reset_or_add, sum_or_reset
+from docsassistant.agent.text_tool_calls import parse_text_tool_calls
+from docsassistant.agent.tool_args import ToolArgsError, validated_args
+from docsassistant.agent.tools import TOOLS_BY_NAME
 
 MODEL = "llama3.1:8b"
 
@@ -107,6 +124,7 @@ def test_merge_chunks_dedupes_by_id_keeps_order_and_updates() -> None:
         ({"relevant_ids": [], "searches": 1, "rewrites": 1}, "no_answer"),  # rewrites used up
         ({"relevant_ids": [], "searches": 2, "rewrites": 0}, "no_answer"),  # searches used up
         ({"relevant_ids": [1], "sufficient": True, "stop_reason": "time"}, "finalize"),
+        ({"relevant_ids": [], "searches": 1, "direct_reply": "From memory."}, "unchecked_answer"),
         ({}, "rewrite"),
     ],
 )
@@ -117,17 +135,23 @@ def test_after_grade_routing_table(state: dict[str, Any], expected: str) -> None
 def test_other_routers() -> None:
     call = {"id": "1", "args": {}}
     assert after_decide({"pending_calls": [{**call, "name": "search_docs"}]}) == "retrieve"
-    assert after_decide({"pending_calls": [{**call, "name": "count_chunks"}]}) == "run_sql"
+    assert after_decide({"pending_calls": [{**call, "name": "count_chunks"}]}) == "retrieve"
     assert after_decide({"pending_calls": [], "relevant_ids": [3]}) == "generate"
+    assert after_decide({"pending_calls": [], "relevant_ids": [-5], "answer": "12 chunks."}) == "finalize"
     assert after_decide({"pending_calls": []}) == "finalize"
+    assert after_retrieve({"round_searched": True}) == "grade"
+    assert after_retrieve({"round_searched": False}) == "decide"  # counts and errors go back to the model
+    assert after_retrieve({"idle_rounds": 2, "relevant_ids": [1]}) == "generate"
+    assert after_retrieve({"idle_rounds": 2}) == "no_answer"
     assert (
         after_decide({"pending_calls": [{**call, "name": "search_docs"}], "stop_reason": "x"}) == "finalize"
     )
     assert after_rewrite({"no_progress": True}) == "no_answer"
     assert after_rewrite({"no_progress": True, "relevant_ids": [1]}) == "generate"
     assert after_rewrite({"pending_calls": [{**call, "name": "search_docs"}]}) == "retrieve"
-    assert after_generate({"sources": [{"n": 1}]}) == "verify"
-    assert after_generate({"sources": []}) == "finalize"
+    assert after_generate({"sources": [{"n": 1}]}, runtime_for()) == "verify"
+    assert after_generate({"sources": [{"n": 1}]}, runtime_for(reserve_s=1e9)) == "skip_verification"
+    assert after_generate({"sources": []}, runtime_for()) == "finalize"
     assert after_verify({"regenerate": True}) == "generate"
     assert after_verify({"regenerate": True, "stop_reason": "time"}) == "finalize"
     assert after_verify({"regenerate": False}) == "finalize"
@@ -272,13 +296,15 @@ def grade_state(n: int, **extra: Any) -> dict[str, Any]:
 
 
 def test_grade_node_one_structured_call_maps_numbers_to_chunk_ids(fake: FakeOllama) -> None:
-    fake.reply_json({"relevant": [2, 2, 5, 9, 0], "sufficient": True})  # duplicates and out-of-range
+    fake.reply_json({"relevant": [2, 2, 5, 9], "sufficient": True})  # duplicates and out-of-range
     update = grade(grade_state(5), runtime_for(fake))
     assert len(fake.requests) == 1
     request = fake.requests[0]
     assert set(request["format"]["properties"]) == {"relevant", "sufficient"}
     assert "tools" not in request or not request["tools"]
-    assert request["messages"][-1]["content"].count("<document id=") == 5
+    *_, evidence, question = request["messages"]
+    assert all(f"Document number {i} about" in evidence["content"] for i in range(10, 15))
+    assert question == {"role": "user", "content": "How are retries configured?"}  # alone, last
     assert update["relevant_ids"] == [11, 14]
     assert update["sufficient"] is True
     assert update["new_chunk_ids"] == []
@@ -335,8 +361,9 @@ def test_rewrite_node_accepts_a_new_query_and_queues_it(fake: FakeOllama) -> Non
         {"id": "rewrite-2", "name": "search_docs", "args": {"query": "exponential backoff settings"}}
     ]
     assert of_type(update["trace"], "rewrite")[0]["accepted"] is True
-    prompt = fake.requests[0]["messages"][-1]["content"]
-    assert "- retry policy" in prompt
+    messages = fake.requests[0]["messages"]
+    assert "- retry policy" in messages[0]["content"]  # earlier queries: in the instructions
+    assert messages[-1] == {"role": "user", "content": "retry?"}  # the question alone, last
 
 
 def test_rewrite_node_empty_query_is_no_progress(fake: FakeOllama) -> None:
@@ -345,7 +372,7 @@ def test_rewrite_node_empty_query_is_no_progress(fake: FakeOllama) -> None:
     assert update["no_progress"] is True
 
 
-def test_decide_node_filters_bad_tool_calls(fake: FakeOllama) -> None:
+def test_decide_node_queues_every_call_for_the_executor(fake: FakeOllama) -> None:
     fake.reply(
         "",
         tool_calls=[
@@ -355,24 +382,24 @@ def test_decide_node_filters_bad_tool_calls(fake: FakeOllama) -> None:
         ],
     )
     update = decide({"question": "q", "messages": [HumanMessage("q")]}, runtime_for(fake))
-    assert [c["args"]["query"] for c in update["pending_calls"]] == ["retry policy"]
-    messages = [e["message"] for e in of_type(update["trace"], "error")]
-    assert any("unknown tool 'delete_everything'" in m for m in messages)
-    assert any("without a query" in m for m in messages)
+    # Each call is answered by the executor (with an error where it cannot run).
+    assert [c["name"] for c in update["pending_calls"]] == ["delete_everything", "search_docs", "search_docs"]
+    assert [c["name"] for c in update["steps"][0].tool_calls] == [c["name"] for c in update["pending_calls"]]
     tools = {t["function"]["name"] for t in fake.requests[0]["tools"]}
     assert tools == {"search_docs", "count_chunks"}
 
 
-def test_decide_node_does_not_count_twice(fake: FakeOllama) -> None:
-    fake.reply("", tool_calls=[{"name": "count_chunks", "arguments": {"component": "core"}}])
+def test_decide_node_answers_a_count_from_its_result(fake: FakeOllama) -> None:
+    fake.reply("")  # the model says nothing after the count: the code states the number
     result = json.dumps({"component": "core", "chunks": 12, "documents": 3})
     state = {
         "question": "how many chunks does the core component have",
         "messages": [HumanMessage("how many chunks does the core component have")],
         "steps": [
             AIMessage("", tool_calls=[{"id": "c1", "name": "count_chunks", "args": {}, "type": "tool_call"}]),
-            ToolMessage(result, tool_call_id="c1"),
+            ToolMessage(result, tool_call_id="c1", name="count_chunks"),
         ],
+        "relevant_ids": [-7],
         "counted": True,
     }
     update = decide(state, runtime_for(fake))
@@ -407,3 +434,206 @@ def test_node_out_of_time_makes_no_call(fake: FakeOllama) -> None:
     assert fake.requests == []
     assert "time budget" in update["stop_reason"]
     assert [e["type"] for e in update["trace"]].count("budget_stop") == 1
+
+
+# -- text tool calls, argument validation, grading numbers, direct replies, budgets ------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"name": "search_docs", "parameters": {"query": "retry"}}',
+        '<|python_tag|>{"name": "search_docs", "arguments": {"query": "retry"}}<|eom_id|>',
+        'Let me look.\n```json\n{"name": "search_docs", "arguments": "{\\"query\\": \\"retry\\"}"}\n```',
+        '<tool_call>\n{"name": "search_docs", "arguments": {"query": "retry"}}\n</tool_call>',
+        '{"type": "function", "function": {"name": "search_docs", "arguments": {"query": "retry"}}}',
+        '[{"name": "search_docs", "parameters": {"query": "retry"}}]',
+    ],
+)
+def test_text_tool_call_forms_are_recognised(content: str) -> None:
+    found = parse_text_tool_calls(content, {"search_docs", "count_chunks"})
+    assert [(c["name"], c["args"]) for c in found.calls] == [("search_docs", {"query": "retry"})]
+
+
+def test_text_tool_calls_several_and_unknown_names() -> None:
+    text = (
+        '<tool_call>{"name": "search_docs", "arguments": {"query": "a"}}</tool_call>\n'
+        '<tool_call>{"name": "count_chunks", "arguments": {}}</tool_call>'
+    )
+    found = parse_text_tool_calls(text, {"search_docs", "count_chunks"})
+    assert [c["name"] for c in found.calls] == ["search_docs", "count_chunks"]
+    assert len({c["id"] for c in found.calls}) == 2
+    other = parse_text_tool_calls('{"name": "web_search", "parameters": {"q": "x"}}', {"search_docs"})
+    assert other.calls == [] and other.unknown_names == ["web_search"] and other.call_shaped
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["Hello! How can I help?", 'Set {"timeout": 30} in config.json.', "Use `{name}` as a placeholder.", ""],
+)
+def test_ordinary_text_is_not_a_tool_call(content: str) -> None:
+    assert not parse_text_tool_calls(content, {"search_docs", "count_chunks"}).call_shaped
+
+
+def test_tool_arguments_are_coerced_where_the_intent_is_clear() -> None:
+    args = validated_args(TOOLS_BY_NAME["search_docs"], {"query": "q", "k": "3", "component": ["ops"]})
+    assert args == {"query": "q", "component": "ops", "k": 3}
+    assert validated_args(TOOLS_BY_NAME["count_chunks"], {"component": None, "extra": 1}) == {"component": ""}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"query": "q", "component": ["a", "b"]}, "takes one value, got 2"),
+        ({"query": "q", "k": "five"}, "`k`: Input should be a valid integer"),
+        ({"k": 3}, "`query`: Field required"),
+        ("query=q", "takes a JSON object"),
+    ],
+)
+def test_unusable_tool_arguments_give_a_readable_error(args: Any, message: str) -> None:
+    with pytest.raises(ToolArgsError, match=re.escape(message)):
+        validated_args(TOOLS_BY_NAME["search_docs"], args)
+
+
+@pytest.mark.parametrize(
+    ("numbers", "expected"),
+    [([1, 3], [1, 3]), ([0, 2], [1, 3]), ([3, 3, 1], [3, 1]), ([4, 9], []), ([0], [1]), ([], [])],
+)
+def test_grader_numbers_zero_or_one_based(numbers: list[int], expected: list[int]) -> None:
+    assert document_numbers(numbers, 3) == expected
+
+
+@pytest.mark.parametrize("question", ["hello", "Thanks!", "thank you so much", "what's 2 + 2", "Good morning"])
+def test_small_talk_is_recognised(question: str) -> None:
+    assert is_small_talk(question)
+
+
+@pytest.mark.parametrize(
+    "question", ["What is the default timeout?", "hello, how do I configure retries for the HTTP client?"]
+)
+def test_documentation_questions_are_not_small_talk(question: str) -> None:
+    assert not is_small_talk(question)
+
+
+def test_declines_are_short_refusals() -> None:
+    assert is_decline("Sorry, I can only help with questions about the documentation.")
+    assert is_decline("I can't help with writing poems, but I can answer questions about the docs.")
+    assert not is_decline("The default timeout is 30 seconds.")
+    assert not is_decline("Sorry " + "x" * 400)
+
+
+def test_fit_tool_results_shortens_the_oldest_results_first() -> None:
+    call = AIMessage("", tool_calls=[{"id": "a", "name": "search_docs", "args": {}, "type": "tool_call"}])
+    old, new = ToolMessage("o" * 8000, tool_call_id="a"), ToolMessage("n" * 2000, tool_call_id="b")
+    fitted = fit_tool_results([call, old, call, new], 1500)
+    assert len(fitted) == 4 and fitted[0] is call
+    assert len(fitted[1].content) < 8000 and fitted[1].content.endswith("[shortened]")
+    assert fitted[3].content == new.content
+    assert message_tokens(fitted) <= 1500
+    assert fit_tool_results([call, new], 10_000) == [call, new]
+
+
+@pytest.mark.parametrize(
+    ("read", "flagged"),
+    [(8100, True), (5000, False), (300, False)],  # window filled / fits / cached prefix
+)
+def test_prompt_read_check_flags_only_a_cut_prompt(read: int, flagged: bool) -> None:
+    reply = AIMessage("ok", usage_metadata={"input_tokens": read, "output_tokens": 1, "total_tokens": read + 1})
+    sink: list[dict[str, Any]] = []
+    token = call_flags.set(sink)
+    try:
+        check_prompt_read([HumanMessage("x" * 4000)], reply, 8192)
+    finally:
+        call_flags.reset(token)
+    assert [f["kind"] for f in sink] == (["prompt_truncated"] if flagged else [])
+
+
+def test_prompt_read_check_flags_fewer_tokens_than_an_oversized_prompt() -> None:
+    reply = AIMessage("ok", usage_metadata={"input_tokens": 2000, "output_tokens": 1, "total_tokens": 2001})
+    sink: list[dict[str, Any]] = []
+    token = call_flags.set(sink)
+    try:
+        check_prompt_read([HumanMessage("x" * 40_000)], reply, 8192)
+    finally:
+        call_flags.reset(token)
+    assert sink and sink[0]["read"] == 2000 and sink[0]["estimate"] > 8192
+
+
+@pytest.mark.parametrize(
+    ("question", "alone"),
+    [
+        ("What is the default request timeout?", True),
+        ("How do I configure retries for the HTTP client?", True),
+        ("And what is its default value?", False),
+        ("What about the ops component?", False),
+        ("Does that also apply to uploads?", False),
+        ("and for ops?", False),  # short: often elliptical
+    ],
+)
+def test_a_message_that_stands_alone_needs_no_rewrite(question: str, alone: bool) -> None:
+    assert stands_alone(question) is alone
+
+
+def test_decide_prompt_fits_history_and_tool_results_in_the_budget(fake: FakeOllama) -> None:
+    fake.reply("Done.")
+    history = [HumanMessage("q" * 3000) if i % 2 == 0 else AIMessage("a" * 3000) for i in range(20)]
+    call = AIMessage("", tool_calls=[{"id": "s1", "name": "search_docs", "args": {"query": "x"}, "type": "tool_call"}])
+    state = {
+        "question": "the question",
+        "standalone_question": "the question",
+        "messages": [*history, HumanMessage("the question")],
+        "steps": [call, ToolMessage("r" * 30_000, tool_call_id="s1", name="search_docs")],
+    }
+    decide(state, runtime_for(fake, num_ctx=4096))
+    sent = fake.requests[0]["messages"]
+    chars = sum(len(m.get("content") or "") for m in sent)
+    assert chars / 3.5 <= AgentLimits(num_ctx=4096).prompt_budget
+    assert sent[-1]["role"] == "tool" and sent[-1]["content"].endswith("[shortened]")
+    assert any(m["content"] == "the question" for m in sent if m["role"] == "user")
+
+
+def _executor_runtime(search: Any) -> Runtime[AgentContext]:
+    llm = ChatOllama(base_url="http://127.0.0.1:9", model=MODEL, num_ctx=8192)
+    count = lambda component: {"component": component, "chunks": 7, "documents": 2}  # noqa: E731
+    return Runtime(context=AgentContext(llm=llm, search=search, count=count, components=lambda: ["core", "ops"]))
+
+
+def _calls(*calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"pending_calls": [{"id": f"c{i}", "name": n, "args": a} for i, (n, a) in enumerate(calls)]}
+
+
+def test_executor_answers_every_call_in_order_and_a_failing_tool_is_a_readable_error() -> None:
+    def broken_search(query: str, component: str | None, k: int) -> list[dict[str, Any]]:
+        raise RuntimeError("index file is corrupt\nstack detail")
+
+    state = _calls(
+        ("search_docs", {"query": "retry"}),
+        ("count_chunks", {"component": "ops"}),
+        ("no_such_tool", {}),
+        ("search_docs", {"query": "x", "k": "many"}),
+    )
+    update = retrieve(state, _executor_runtime(broken_search))
+    messages = update["steps"]
+    assert [m.tool_call_id for m in messages] == ["c0", "c1", "c2", "c3"]
+    assert messages[0].content == "Error: search_docs failed (RuntimeError: index file is corrupt)."
+    assert json.loads(messages[1].content) == {"component": "ops", "chunks": 7, "documents": 2}
+    assert "There is no tool 'no_such_tool'. The tools are: search_docs, count_chunks." in messages[2].content
+    assert "`k`" in messages[3].content and messages[3].status == "error"
+    assert update["relevant_ids"] == [fact_id("ops")] and update["counted"] is True
+    assert update["round_searched"] is False and update["idle_rounds"] == 0  # the count ran
+
+
+def test_executor_lets_a_database_failure_end_the_turn() -> None:
+    def db_down(query: str, component: str | None, k: int) -> list[dict[str, Any]]:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    with pytest.raises(OperationalError):
+        retrieve(_calls(("search_docs", {"query": "retry"})), _executor_runtime(db_down))
+
+
+def test_executor_rounds_that_cannot_run_end_the_loop() -> None:
+    state = {**_calls(("search_docs", {"query": " "})), "idle_rounds": 1}
+    update = retrieve(state, _executor_runtime(lambda *a: []))
+    assert update["idle_rounds"] == 2
+    assert "budget_reached" in [e.get("kind") for e in update["trace"]]
+    assert after_retrieve(update) == "no_answer"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import BaseMessage, trim_messages
+from langchain_core.messages import BaseMessage, ToolMessage, trim_messages
 from langchain_core.messages.utils import count_tokens_approximately
 
 # Code and identifiers tokenise worse than prose: assume 3.5 characters per token.
@@ -44,3 +44,23 @@ def fit_chunks(
         kept.append(chunk)
         used += cost
     return kept
+
+
+def message_tokens(messages: list[BaseMessage]) -> int:
+    """The estimate used for every prompt (tool calls and message overhead included)."""
+    return count_tokens_approximately(messages, chars_per_token=CHARS_PER_TOKEN)
+
+
+def fit_tool_results(steps: list[BaseMessage], max_tokens: int, min_chars: int = 300) -> list[BaseMessage]:
+    """This turn's tool calls and results within `max_tokens`: the oldest results are
+    shortened first (calls and results stay paired, so the model still sees every call)."""
+    fitted = list(steps)
+    for i, message in enumerate(fitted):
+        excess = message_tokens(fitted) - max_tokens
+        if excess <= 0:
+            break
+        if isinstance(message, ToolMessage) and isinstance(message.content, str):
+            keep = max(min_chars, len(message.content) - int(excess * CHARS_PER_TOKEN) - 20)
+            if keep < len(message.content):
+                fitted[i] = message.model_copy(update={"content": message.content[:keep] + " …[shortened]"})
+    return fitted

@@ -1,19 +1,33 @@
-"""Calling the model: count calls and prompt tokens, and turn failures into clear errors."""
+"""Calling the model: count calls and prompt tokens, turn failures into clear errors,
+give each call the turn's remaining time, and notice prompts Ollama cut."""
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import httpx
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables.config import ensure_config, merge_configs
 from pydantic import BaseModel, ValidationError
 
-from docsassistant.agent.llm import ModelUnavailable
+from docsassistant.agent.budget import message_tokens
+from docsassistant.agent.events import flag
+from docsassistant.agent.llm import ModelUnavailable, call_timeout
+
+# Set by the node wrapper (nodes/common.py `traced`) for the node's run: the turn's
+# deadline (time.monotonic) and a list collecting flags about this node's model calls.
+turn_deadline: ContextVar[float | None] = ContextVar("turn_deadline", default=None)
+call_flags: ContextVar[list[dict[str, Any]] | None] = ContextVar("call_flags", default=None)
+# A prompt that fills this share of num_ctx was probably cut by Ollama.
+WINDOW_FILLED = 0.97
 
 
 class ModelCallFailed(RuntimeError):
@@ -22,6 +36,69 @@ class ModelCallFailed(RuntimeError):
 
 class MalformedReply(ModelCallFailed):
     """The model's reply could not be parsed (e.g. tool-call arguments that are a string)."""
+
+
+class TurnTimeUp(ModelCallFailed):
+    """The turn's time budget ran out during a model call."""
+
+
+class _Deadline(BaseCallbackHandler):
+    """Stops a streaming reply that runs past the turn's deadline."""
+
+    raise_error = True
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+
+    def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
+        if time.monotonic() > self.deadline:
+            raise TurnTimeUp("The model did not finish within the turn's time budget.")
+
+
+@contextmanager
+def _time_limit() -> Iterator[dict[str, Any]]:
+    """Run config for one call: the remaining time as its timeout, a deadline callback."""
+    deadline = turn_deadline.get()
+    if deadline is None:
+        yield {}
+        return
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TurnTimeUp("The turn's time budget ran out before the model call.")
+    token = call_timeout.set(left)
+    try:
+        # Merged with the graph's own config: replacing its callbacks would silence the
+        # token stream the UI reads.
+        yield merge_configs(ensure_config(), {"callbacks": [_Deadline(deadline)]})
+    finally:
+        call_timeout.reset(token)
+
+
+def _num_ctx(llm: Any) -> int | None:
+    for candidate in (llm, getattr(llm, "bound", None)):
+        if isinstance(getattr(candidate, "num_ctx", None), int):
+            return candidate.num_ctx
+    return None
+
+
+def check_prompt_read(messages: list[BaseMessage], reply: BaseMessage | None, num_ctx: int | None) -> None:
+    """Flag `prompt_truncated` when Ollama's prompt_eval_count shows it did not read the
+    whole prompt: the window was filled, or far fewer tokens were read than were sent to a
+    window the prompt could not fit (ollama #6176: oldest messages dropped silently).
+    A prompt that fits is never flagged: Ollama also reports fewer tokens when it reuses
+    its cache."""
+    meta = getattr(reply, "usage_metadata", None) or {}
+    read = int(meta.get("input_tokens") or 0)
+    sink = call_flags.get()
+    if not read or not num_ctx or sink is None:
+        return
+    estimate = message_tokens(messages)
+    if read >= WINDOW_FILLED * num_ctx or (estimate > num_ctx and read < 0.9 * estimate):
+        detail = (
+            f"Ollama read {read} prompt tokens of about {estimate} sent (num_ctx {num_ctx}); "
+            "part of the prompt was probably cut."
+        )
+        sink.append(flag("prompt_truncated", detail, read=read, estimate=estimate, num_ctx=num_ctx))
 
 
 def usage(message: BaseMessage | None) -> dict[str, int]:
@@ -39,7 +116,7 @@ def _model_errors() -> Iterator[None]:
             "Lost the connection to Ollama during the turn. Check that `ollama serve` is running."
         ) from exc
     except httpx.TimeoutException as exc:
-        raise ModelCallFailed("The model did not answer within the time budget.") from exc
+        raise TurnTimeUp("The model did not answer within the turn's time budget.") from exc
     except (ValidationError, json.JSONDecodeError) as exc:
         # The ollama client validates each streamed line; malformed output lands here.
         raise MalformedReply(f"The model's reply was malformed: {str(exc).splitlines()[0]}") from exc
@@ -73,8 +150,10 @@ def with_tools(llm: BaseChatModel, tools: list[Any]) -> Any:
 
 def invoke(llm: BaseChatModel | Any, messages: list[BaseMessage]) -> AIMessage:
     """Invoke a chat model (or a tool-bound one); streaming callbacks still fire."""
-    with _model_errors():
-        return llm.invoke(messages)
+    with _model_errors(), _time_limit() as config:
+        reply = llm.invoke(messages, config=config)
+    check_prompt_read(messages, reply, _num_ctx(llm))
+    return reply
 
 
 def invoke_structured(
@@ -86,6 +165,7 @@ def invoke_structured(
         ("structured", schema),
         lambda: llm.with_structured_output(schema, method="json_schema", include_raw=True),
     )
-    with _model_errors():
-        out = runnable.invoke(messages)
+    with _model_errors(), _time_limit() as config:
+        out = runnable.invoke(messages, config=config)
+    check_prompt_read(messages, out.get("raw"), _num_ctx(llm))
     return out.get("parsed"), out.get("raw")

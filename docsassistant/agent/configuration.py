@@ -16,7 +16,8 @@ class AgentLimits:
     num_ctx: int = 8192  # the model's context window, in tokens
     reserve_output_tokens: int = 1024  # kept free for the reply
     search_k: int = 5
-    novelty_threshold: float = 0.8  # a rewrite this similar to an earlier query is no progress
+    novelty_threshold: float = 0.8  # a query this similar to an earlier one is no progress
+    reserve_s: float = 15.0  # below this much time left, no further search or verification
 
     @classmethod
     def from_settings(cls, settings: Settings) -> AgentLimits:

@@ -11,7 +11,7 @@ from langchain_core.language_models import BaseChatModel
 
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.readonly_sql import count_chunks
-from docsassistant.search import search_docs
+from docsassistant.search import list_components, search_docs
 
 
 @dataclass
@@ -20,6 +20,7 @@ class AgentContext:
     limits: AgentLimits = field(default_factory=AgentLimits)
     search: Callable[..., list[dict[str, Any]]] = search_docs
     count: Callable[..., dict[str, Any]] = count_chunks
+    components: Callable[[], list[str]] = list_components
     deadline: float = field(default_factory=lambda: time.monotonic() + AgentLimits().turn_timeout_s)
 
     def time_left(self) -> float:

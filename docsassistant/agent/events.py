@@ -25,6 +25,7 @@ EVENT_TYPES = (
     "flag",
     "budget_stop",
     "error",
+    "decision",  # agent-tools: standalone question, text tool call, search before answering
 )
 
 

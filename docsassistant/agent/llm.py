@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from functools import lru_cache
 
 import httpx
@@ -9,15 +10,27 @@ from langchain_ollama import ChatOllama
 
 from docsassistant.config import Settings
 
+# The current model call's timeout: the turn's remaining time (set by calls.py).
+call_timeout: ContextVar[float | None] = ContextVar("call_timeout", default=None)
+
 
 class ModelUnavailable(RuntimeError):
     """Ollama cannot answer; the message says exactly what to run."""
 
 
+def apply_call_timeout(request: httpx.Request) -> None:
+    """httpx request hook: a model call may wait at most the turn's remaining time for
+    data (`calls.py` also stops a stream that runs past the deadline)."""
+    left = call_timeout.get()
+    if left is not None:
+        request.extensions["timeout"] = httpx.Timeout(left).as_dict()
+
+
 def make_chat_model(settings: Settings, timeout_s: float | None = None) -> ChatOllama:
     """ChatOllama with a low temperature and an explicit context window.
 
-    `num_ctx` is always sent: Ollama otherwise truncates long prompts silently. One
+    `num_ctx` is always sent: Ollama otherwise truncates long prompts silently. The
+    timeout is the turn's; each call gets the turn's remaining time (`apply_call_timeout`). One
     instance per configuration and process: building one creates two HTTP clients,
     whose TLS set-up alone costs ~35 ms (it was paid on every turn).
     """
@@ -36,6 +49,8 @@ def _chat_model(model: str, host: str, temperature: float, num_ctx: int, timeout
         num_ctx=num_ctx,
         num_predict=1024,
         client_kwargs={"timeout": timeout},
+        # The sync client only: httpx's async client needs async hooks.
+        sync_client_kwargs={"event_hooks": {"request": [apply_call_timeout]}},
     )
 
 

@@ -72,3 +72,9 @@ class AgentState(TypedDict, total=False):
     model_calls: Annotated[int, sum_or_reset]
     prompt_tokens: Annotated[int, sum_or_reset]
     started_at: float
+    # Added by agent-tools (follow-ups, the tool executor, unchecked replies).
+    standalone_question: str  # the question made self-contained; set when a turn starts
+    search_log: Annotated[list[tuple[str, str]], reset_or_add]  # (component, query) searched
+    round_searched: bool  # the last tool round ran a search (its results go to grading)
+    idle_rounds: int  # tool rounds in a row in which no call could run
+    direct_reply: str  # the model's reply without evidence, checked by one search first

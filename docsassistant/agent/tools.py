@@ -1,7 +1,8 @@
 """The tools offered to the model. Their docstrings are what the model routes on.
 
-The graph runs them itself (retrieve / run_sql nodes) so it can grade, accumulate and
-trace the results; these objects supply the names, descriptions and argument schemas.
+The graph runs them itself (the `retrieve` node, the tool executor) so it can grade,
+accumulate and trace the results; these objects supply the names, descriptions and the
+argument schemas that calls are validated against.
 """
 
 from __future__ import annotations
@@ -41,3 +42,4 @@ def count_chunks_tool(component: str = "") -> dict:
 
 
 TOOLS = [search_docs_tool, count_chunks_tool]
+TOOLS_BY_NAME = {t.name: t for t in TOOLS}

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import functools
+import re
 import time
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
+from pydantic import BaseModel, ConfigDict
 
-from docsassistant.agent.calls import ModelCallFailed
+from docsassistant.agent.calls import ModelCallFailed, TurnTimeUp, call_flags, turn_deadline
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.llm import ModelUnavailable
@@ -20,8 +22,9 @@ Node = Callable[[AgentState, Runtime[AgentContext]], dict[str, Any]]
 
 
 def traced(name: str) -> Callable[[Node], Node]:
-    """Wrap a node: node_start/node_end events with timing, the wall-clock budget,
-    and model failures turned into a `stop_reason` instead of a crashed turn."""
+    """Wrap a node: node_start/node_end events with timing, the wall-clock budget (also
+    handed to each model call), flags raised by model calls, and model failures turned
+    into a `stop_reason` instead of a crashed turn."""
 
     def wrap(fn: Node) -> Node:
         @functools.wraps(fn)
@@ -35,11 +38,21 @@ def traced(name: str) -> Callable[[Node], Node]:
                 trace.append(flag("budget_reached", f"Stopped: {reason}."))
                 update: dict[str, Any] = {"stop_reason": reason}
             else:
+                flags: list[dict[str, Any]] = []
+                deadline_token, flags_token = turn_deadline.set(ctx.deadline), call_flags.set(flags)
                 try:
                     update = fn(state, runtime)
+                except TurnTimeUp as exc:  # the time budget ran out during a model call
+                    trace.append(event("budget_stop", node=name, reason=str(exc)))
+                    trace.append(flag("budget_reached", f"Stopped: {exc}"))
+                    update = {"stop_reason": str(exc)}
                 except (ModelCallFailed, ModelUnavailable) as exc:
                     trace.append(event("error", node=name, message=str(exc)))
                     update = {"stop_reason": str(exc)}
+                finally:
+                    turn_deadline.reset(deadline_token)
+                    call_flags.reset(flags_token)
+                trace += flags  # e.g. prompt_truncated, noticed while calling the model
             trace += update.pop("trace", [])
             ms = round((time.perf_counter() - start) * 1000, 1)
             trace.append(event("node_end", node=name, ms=ms))
@@ -72,3 +85,32 @@ def hit_summary(chunk: dict[str, Any]) -> dict[str, Any]:
         "section": chunk.get("section", ""),
         "score": round(float(chunk.get("score", 0.0)), 4),
     }
+
+
+def query_similarity(a: str, b: str) -> float:
+    """Jaccard similarity of the two queries' word sets (case-insensitive)."""
+    wa, wb = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
+    if not wa or not wb:
+        return 1.0 if wa == wb else 0.0
+    return len(wa & wb) / len(wa | wb)
+
+
+class CallResult(BaseModel):
+    """The outcome of one tool call: the message the model reads, and what the graph keeps."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    message: ToolMessage
+    trace: list[dict[str, Any]] = []
+    chunks: list[dict[str, Any]] = []  # search hits, or one count fact
+    query: str | None = None
+    search_key: tuple[str, str] | None = None  # (component, query) of a search that ran
+    ran: bool = False  # the tool ran and returned a usable result
+    fact: bool = False  # `chunks` holds a fact from the database (no grading needed)
+
+    @classmethod
+    def error(cls, call: dict[str, Any], text: str) -> CallResult:
+        """A call that was not run; the model reads why."""
+        message = ToolMessage(f"Error: {text}", tool_call_id=call["id"], name=call["name"], status="error")
+        trace = [event("error", node="retrieve", message=f"{call['name']} call not run: {text}")]
+        return cls(message=message, trace=trace)

@@ -5,85 +5,133 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from langchain_core.messages import SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from docsassistant.agent.budget import trim_history
+from docsassistant.agent.budget import fit_tool_results, message_tokens, trim_history
 from docsassistant.agent.calls import MalformedReply, invoke, usage, with_tools
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.events import event
+from docsassistant.agent.direct_replies import is_decline, is_small_talk
+from docsassistant.agent.events import event, flag
 from docsassistant.agent.nodes.common import queued_search, traced
 from docsassistant.agent.prompts import AGENT_SYSTEM
+from docsassistant.agent.standalone import standalone_question
 from docsassistant.agent.state import AgentState
-from docsassistant.agent.tools import TOOLS
-
-KNOWN_TOOLS = {t.name for t in TOOLS}
+from docsassistant.agent.text_tool_calls import parse_text_tool_calls
+from docsassistant.agent.tools import TOOLS, TOOLS_BY_NAME
 
 
 @traced("decide")
 def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    """Ask the tool-bound model what to do next; queue its tool calls for execution.
+    """Ask the tool-bound model what to do next; queue every tool call of its reply.
 
-    Malformed tool calls (unknown tool, arguments that are not an object, an empty
-    query) do not crash the turn: on the first round the user's question is searched
-    instead; later, the turn goes on with the evidence it has.
+    The first round of a turn also sets the standalone question (a model call only on a
+    follow-up). Tool calls written as text are recognised as calls. A reply without
+    evidence is shown only for small talk and declines; otherwise the question is searched
+    first (the reply is kept in case nothing relevant is found).
     """
     ctx = runtime.context
-    system = SystemMessage(AGENT_SYSTEM)
-    history = trim_history(state.get("messages", []), ctx.limits.prompt_budget // 2)
-    trace: list[dict[str, Any]] = []
-    try:
-        reply = invoke(with_tools(ctx.llm, TOOLS), [system, *history, *state.get("steps", [])])
-    except MalformedReply as exc:
-        if state.get("steps"):
-            # Mid-turn: no more tool calls; answer from the evidence so far (see after_decide).
-            trace.append(
-                event("error", node="decide", message=f"{exc} Answering from what was found so far.")
-            )
-            update = {"pending_calls": [], "trace": trace, "model_calls": 1}
-            return update if state.get("relevant_ids") else {**update, "answer": _count_answer(state)}
-        trace.append(event("error", node="decide", message=f"{exc} Searching the question itself instead."))
-        return {**queued_search("fallback-0", state["question"]), "trace": trace, "model_calls": 1}
-    pending: list[dict[str, Any]] = []
-    for call in reply.tool_calls:
-        args = call.get("args") if isinstance(call.get("args"), dict) else {}
-        if call["name"] not in KNOWN_TOOLS:
-            trace.append(
-                event("error", node="decide", message=f"Ignored a call to unknown tool {call['name']!r}.")
-            )
-            continue
-        if call["name"] == "count_chunks" and state.get("counted"):
-            continue  # already answered by the read-only query; don't loop
-        if call["name"] == "search_docs" and not str(args.get("query") or "").strip():
-            trace.append(event("error", node="decide", message="Ignored a search_docs call without a query."))
-            continue
-        pending.append({"id": call.get("id") or f"call-{len(pending)}", "name": call["name"], "args": args})
-    for bad in reply.invalid_tool_calls:
-        trace.append(
-            event(
-                "error",
-                node="decide",
-                message=f"The model sent malformed tool-call arguments: {bad.get('error') or bad.get('args')}",
-            )
-        )
     first_round = not state.get("steps")
-    if not pending and first_round and (reply.invalid_tool_calls or reply.tool_calls):
-        # The model meant to use a tool but botched the call: search the question itself.
-        trace.append(event("error", node="decide", message="Searching the question itself instead."))
-        return {**queued_search("fallback-0", state["question"]), "trace": trace, **usage(reply)}
-    update: dict[str, Any] = {"pending_calls": pending, "trace": trace, **usage(reply)}
+    update: dict[str, Any] = {"trace": []}
+    if first_round:
+        update = {"idle_rounds": 0, "direct_reply": "", "search_log": None, "trace": []}
+        update.update(standalone_question(state.get("messages", []), state["question"], ctx))
+    question = update.get("standalone_question") or state.get("standalone_question") or state["question"]
+    trace: list[dict[str, Any]] = update.pop("trace")
+    calls_so_far = update.pop("model_calls", 0)
+    tokens_so_far = update.pop("prompt_tokens", 0)
+    try:
+        reply = invoke(with_tools(ctx.llm, TOOLS), decide_prompt(state, question, ctx))
+    except MalformedReply as exc:
+        accounting = {"model_calls": calls_so_far + 1, "prompt_tokens": tokens_so_far}
+        if not first_round:  # mid-turn: answer from the evidence so far (see after_decide)
+            trace.append(event("error", node="decide", message=f"{exc} Answering from what was found so far."))
+            done = {"pending_calls": [], "trace": trace, **accounting}
+            return done if _has_documents(state) else {**done, "answer": _count_answer(state)}
+        trace.append(event("error", node="decide", message=f"{exc} Searching the question itself instead."))
+        return {**update, **queued_search("fallback-0", question), "trace": trace, **accounting}
+    spent = usage(reply)
+    update["model_calls"] = calls_so_far + spent["model_calls"]
+    update["prompt_tokens"] = tokens_so_far + spent["prompt_tokens"]
+    pending = _pending_calls(reply)
+    content = str(reply.content or "").strip()
+    if not pending and content:
+        text_calls = parse_text_tool_calls(content, set(TOOLS_BY_NAME))
+        if text_calls.calls:
+            round_no = len(state.get("steps", []))
+            pending = [{**c, "id": f"{c['id']}-{round_no}"} for c in text_calls.calls]
+            trace.append(event("decision", kind="text_tool_call", calls=[c["name"] for c in pending]))
+        elif text_calls.call_shaped:
+            names = ", ".join(text_calls.unknown_names)
+            message = f"The model wrote a call to unknown tool(s) {names}."
+            trace.append(event("error", node="decide", message=message))
+            if first_round:
+                return {**update, **queued_search("fallback-0", question), "trace": trace}
+            content = ""  # call-shaped text is never an answer
     if pending:
-        update["steps"] = [reply]
-    elif not state.get("relevant_ids"):
-        update["answer"] = str(reply.content).strip() or _count_answer(state)
-    return update
+        message = AIMessage(
+            "",
+            tool_calls=[
+                {**c, "args": c["args"] if isinstance(c["args"], dict) else {}, "type": "tool_call"}
+                for c in pending
+            ],
+        )
+        return {**update, "pending_calls": pending, "steps": [message], "trace": trace}
+    if first_round and reply.invalid_tool_calls:
+        trace.append(event("error", node="decide", message="Malformed tool call: searching the question itself."))
+        return {**update, **queued_search("fallback-0", question), "trace": trace}
+    if _has_documents(state):
+        return {**update, "pending_calls": [], "trace": trace}  # generate from the evidence
+    if state.get("counted"):
+        return {**update, "pending_calls": [], "answer": content or _count_answer(state), "trace": trace}
+    if not content or is_small_talk(state["question"]) or is_decline(content):
+        return {**update, "pending_calls": [], "answer": content, "trace": trace}
+    if first_round:
+        trace.append(event("decision", kind="search_before_answering", reason="answer without evidence"))
+        return {**update, **queued_search("check-0", question), "direct_reply": content, "trace": trace}
+    trace.append(flag("not_from_documentation", "The model answered without documentation evidence."))
+    return {**update, "pending_calls": [], "answer": content, "trace": trace}
+
+
+def decide_prompt(state: AgentState, question: str, ctx: AgentContext) -> list[BaseMessage]:
+    """System prompt, recent history, the (standalone) question and this turn's tool
+    rounds, within the prompt budget: tool results first, history gets what is left."""
+    system = SystemMessage(AGENT_SYSTEM)
+    asked = HumanMessage(question)
+    fixed = message_tokens([system, asked])
+    budget = ctx.limits.prompt_budget - fixed
+    steps = fit_tool_results(state.get("steps", []), max(budget * 3 // 4, budget - 2000))
+    history_budget = min(budget // 2, budget - message_tokens(steps))
+    earlier = state.get("messages", [])[:-1]
+    history = trim_history(earlier, history_budget) if history_budget > 0 else []
+    return [system, *history, asked, *steps]
+
+
+def _pending_calls(reply: AIMessage) -> list[dict[str, Any]]:
+    """Every call of the reply, also malformed ones (the executor answers each)."""
+    calls = [
+        {"id": c.get("id") or f"call-{i}", "name": c["name"], "args": c.get("args")}
+        for i, c in enumerate(reply.tool_calls)
+    ]
+    for i, bad in enumerate(reply.invalid_tool_calls):
+        if bad.get("name"):
+            calls.append({"id": bad.get("id") or f"invalid-{i}", "name": bad["name"], "args": bad.get("args")})
+    return calls
+
+
+def _has_documents(state: AgentState) -> bool:
+    """Relevant passages from searches (count facts have negative ids)."""
+    return any(i > 0 for i in state.get("relevant_ids", []))
 
 
 def _count_answer(state: AgentState) -> str:
     """Said in code when the model returns nothing after a count (never invent a number)."""
-    results = [m.content for m in state.get("steps", []) if isinstance(m, ToolMessage)]
-    if not state.get("counted") or not results:
-        return ""
-    data = json.loads(results[-1])
-    scope = f"The {data['component']} component" if data.get("component") else "The index"
-    return f"{scope} has {data['chunks']} chunks in {data['documents']} documents."
+    results = [m for m in state.get("steps", []) if isinstance(m, ToolMessage) and m.name == "count_chunks"]
+    for message in reversed(results):
+        try:
+            data = json.loads(message.content)
+        except (TypeError, json.JSONDecodeError):
+            continue  # an error message, not a count
+        scope = f"The {data['component']} component" if data.get("component") else "The index"
+        return f"{scope} has {data['chunks']} chunks in {data['documents']} documents."
+    return ""

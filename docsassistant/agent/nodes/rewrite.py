@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -11,29 +10,20 @@ from langgraph.runtime import Runtime
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event
-from docsassistant.agent.nodes.common import queued_search, traced
-from docsassistant.agent.prompts import REWRITE_SYSTEM, rewrite_request
+from docsassistant.agent.nodes.common import query_similarity, queued_search, traced
+from docsassistant.agent.prompts import rewrite_system
 from docsassistant.agent.schemas import RewrittenQuery
 from docsassistant.agent.state import AgentState
-
-
-def query_similarity(a: str, b: str) -> float:
-    """Jaccard similarity of the two queries' word sets (case-insensitive)."""
-    wa, wb = set(re.findall(r"\w+", a.lower())), set(re.findall(r"\w+", b.lower()))
-    if not wa or not wb:
-        return 1.0 if wa == wb else 0.0
-    return len(wa & wb) / len(wa | wb)
 
 
 @traced("rewrite")
 def rewrite(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Ask for a new query; queue it as a search, or mark the loop as making no progress."""
     ctx = runtime.context
-    earlier = state.get("queries", []) or [state["question"]]
+    question = state.get("standalone_question") or state["question"]
+    earlier = state.get("queries", []) or [question]
     parsed, raw = invoke_structured(
-        ctx.llm,
-        RewrittenQuery,
-        [SystemMessage(REWRITE_SYSTEM), HumanMessage(rewrite_request(state["question"], earlier))],
+        ctx.llm, RewrittenQuery, [SystemMessage(rewrite_system(earlier)), HumanMessage(question)]
     )
     new_query = parsed.query.strip() if isinstance(parsed, RewrittenQuery) else ""
     closest = max((query_similarity(new_query, q) for q in earlier), default=0.0)

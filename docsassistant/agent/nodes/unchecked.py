@@ -1,0 +1,33 @@
+"""Answers shown without the usual checks, always with a flag that says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from docsassistant.agent.context import AgentContext
+from docsassistant.agent.events import flag
+from docsassistant.agent.nodes.common import traced
+from docsassistant.agent.state import AgentState
+
+
+@traced("unchecked_answer")
+def unchecked_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """The model answered from memory and a search found nothing relevant: show its reply,
+    flagged `not_from_documentation` (never grounded; no model call)."""
+    detail = "The model answered without documentation; a search found nothing relevant to check it against."
+    return {
+        "answer": state.get("direct_reply", ""),
+        "citations": [],
+        "sources": [],
+        "trace": [flag("not_from_documentation", detail)],
+    }
+
+
+@traced("skip_verification")
+def skip_verification(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Too little time is left to verify the answer: keep it, flagged `not_verified`."""
+    left = max(0.0, runtime.context.time_left())
+    detail = f"Answered without verification: {left:.0f} s of the turn's time budget were left."
+    return {"verification": {"status": "not_verified", "claims": []}, "trace": [flag("not_verified", detail)]}

@@ -1,0 +1,63 @@
+"""The standalone question: the user's message made understandable without the conversation.
+
+"And what is its default value?" after a turn about `hnsw.ef_search` becomes "What is the
+default value of hnsw.ef_search?". It drives the searches, grading, rewriting, generation
+and verification of the turn. A first turn is its own standalone question (no model call),
+and so is a later message that cannot lean on the conversation: no referring word
+("it", "that", "the same" …), no opening connector ("and", "what about" …), more than a few
+words. Anything else costs one structured call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from docsassistant.agent.budget import trim_history
+from docsassistant.agent.calls import invoke_structured, usage
+from docsassistant.agent.context import AgentContext
+from docsassistant.agent.events import event
+from docsassistant.agent.prompts import STANDALONE_SYSTEM
+
+HISTORY_TOKENS = 1500  # recent turns are what a follow-up refers to
+MAX_GROWTH = 6  # a "rewrite" this many times longer than the message is not a rewrite
+SHORT_WORDS = 5  # messages this short are often elliptical ("and for ops?")
+_REFERS = re.compile(
+    r"\b(it|its|it's|itself|this|that|these|those|they|them|their|theirs|there|he|she|his|her|"
+    r"one|ones|same|above|previous|former|latter|earlier|else|other|another|again|also|too)\b",
+    re.IGNORECASE,
+)
+_CONNECTOR = re.compile(r"^\W*(and|but|or|also|so|then|what about|how about|same)\b", re.IGNORECASE)
+
+
+class StandaloneQuestion(BaseModel):
+    """The user's last message rewritten to stand on its own."""
+
+    standalone_question: str = Field(
+        description="The last user message as a self-contained question, in the user's language."
+    )
+
+
+def stands_alone(question: str) -> bool:
+    """True when the message cannot lean on the conversation (no model call needed)."""
+    long_enough = len(question.split()) > SHORT_WORDS
+    return long_enough and not _REFERS.search(question) and not _CONNECTOR.match(question)
+
+
+def standalone_question(messages: list[BaseMessage], question: str, ctx: AgentContext) -> dict[str, Any]:
+    """State update with `standalone_question` (+ the call's usage and a trace event)."""
+    history = messages[:-1] if messages and isinstance(messages[-1], HumanMessage) else messages
+    if not any(isinstance(m, HumanMessage) for m in history) or stands_alone(question):
+        return {"standalone_question": question}
+    recent = trim_history(history, HISTORY_TOKENS)
+    parsed, raw = invoke_structured(
+        ctx.llm, StandaloneQuestion, [SystemMessage(STANDALONE_SYSTEM), *recent, HumanMessage(question)]
+    )
+    rewritten = parsed.standalone_question.strip() if isinstance(parsed, StandaloneQuestion) else ""
+    usable = bool(rewritten) and len(rewritten) <= MAX_GROWTH * len(question) + 200
+    result = rewritten if usable else question
+    trace = [event("decision", kind="standalone_question", question=question, standalone=result, used=usable)]
+    return {"standalone_question": result, "trace": trace, **usage(raw)}

@@ -1,0 +1,310 @@
+"""Behaviours of real local models around tools, reproduced by the fake Ollama server and
+met through the real ChatOllama client, the real graph and the real embedded PostgreSQL.
+
+Each test is named after the behaviour; its docstring cites where the behaviour is
+documented upstream.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import write
+from fake_ollama import FakeOllama, deterministic_reply, text_tool_call
+from langchain_core.messages import HumanMessage
+from langchain_ollama import ChatOllama
+from langgraph.runtime import Runtime
+
+from docsassistant.agent.configuration import AgentLimits
+from docsassistant.agent.context import AgentContext
+from docsassistant.agent.graph import build_graph
+from docsassistant.agent.llm import make_chat_model
+from docsassistant.agent.nodes.decide import decide
+from docsassistant.agent.runner import run_turn, turn_input
+from docsassistant.config import get_settings
+from docsassistant.ingest import index_paths
+
+DOCS = {
+    "core/retries.md": "# Retries\n\nThe HTTP client retries failed requests three times with exponential "
+    "backoff starting at 200 milliseconds.\n",
+    "core/timeouts.md": "# Timeouts\n\nThe default request timeout is thirty seconds. Set `CLIENT_TIMEOUT` "
+    "to change the request timeout.\n",
+    "core/auth.md": "# Authentication\n\nAccess tokens are signed with HMAC-SHA256 and expire after one hour.\n",
+    "ops/backup.md": "# Backups\n\nThe database is backed up every night at two o'clock.\n",
+}
+
+
+def kind_of(body: dict[str, Any]) -> str:
+    """The request's shape: tools offered, a `format` schema (by property), or neither."""
+    if body.get("tools"):
+        return "decide"
+    fmt = body.get("format")
+    if isinstance(fmt, dict):
+        return next(iter(fmt.get("properties") or {"json": 0}))
+    return "generate"
+
+
+class ShapeFake(FakeOllama):
+    """Scripted replies per request shape; unscripted requests get the cooperative reply."""
+
+    def __init__(self) -> None:
+        super().__init__(mode="scripted")
+        self.queues: dict[str, deque[tuple[str, Any]]] = {}
+
+    def script(self, kind: str, content: str = "", tool_calls: list[dict[str, Any]] | None = None, **kw: Any) -> None:
+        reply = (content, list(tool_calls or []), kw.get("prompt_eval_count"))
+        self.queues.setdefault(kind, deque()).append(("reply", reply))
+
+    def of_kind(self, kind: str) -> list[dict[str, Any]]:
+        return [r for r in self.requests if kind_of(r) == kind]
+
+    def _next(self, body: dict[str, Any], number: int) -> tuple[str, Any]:
+        queue = self.queues.get(kind_of(body))
+        return queue.popleft() if queue else ("reply", deterministic_reply(body))
+
+
+@pytest.fixture
+def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[ShapeFake]:
+    with ShapeFake() as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.url)
+        get_settings.cache_clear()
+        yield server
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def corpus(clean_db, tmp_path: Path) -> Path:
+    for name, text in DOCS.items():
+        write(tmp_path / name, text)
+    for component in ("core", "ops"):
+        assert index_paths([tmp_path / component], component=component, base=tmp_path).counts()["failed"] == 0
+    return tmp_path
+
+
+def of_type(record: dict[str, Any], type_: str) -> list[dict[str, Any]]:
+    return [e for e in record["trace"] if e["type"] == type_]
+
+
+def flags(record: dict[str, Any]) -> list[str]:
+    return [f["kind"] for f in record["flags"]]
+
+
+def tool_calls(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["tool"], e["args"]) for e in of_type(record, "tool_call")]
+
+
+def tool_messages(body: dict[str, Any]) -> list[str]:
+    return [m["content"] for m in body["messages"] if m["role"] == "tool"]
+
+
+# -- tool calls in any form ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["json", "python_tag", "fenced", "tool_call_tag"])
+def test_tool_call_written_as_text_is_executed_not_shown(corpus: Path, model: ShapeFake, form: str) -> None:
+    """llama3.1 writes calls as JSON text, also after <|python_tag|> (ollama #6127, #13519,
+    #11185); qwen2.5 wraps them in <tool_call>: Ollama leaves them in `content`."""
+    model.script("decide", text_tool_call("search_docs", {"query": "request timeout default"}, form))
+    record = run_turn("What is the default request timeout?")
+    assert tool_calls(record)[0] == ("search_docs", {"query": "request timeout default", "component": None, "k": 5})
+    assert "thirty seconds" in record["answer"] and '"name"' not in record["answer"]
+    assert record["citations"][0]["source_path"] == "core/timeouts.md"
+    assert record["model_calls"] == 4  # decide, grade, generate, verify
+
+
+def test_text_call_to_an_unknown_tool_is_never_the_answer(corpus: Path, model: ShapeFake) -> None:
+    """A call-shaped reply naming a tool we do not offer (ollama #11185) is not shown."""
+    model.script("decide", '{"name": "web_search", "parameters": {"q": "backup schedule"}}')
+    record = run_turn("When is the database backed up?")
+    assert "web_search" not in record["answer"]
+    assert tool_calls(record)[0][1]["query"] == "When is the database backed up?"
+    assert "two o'clock" in record["answer"]
+
+
+def test_single_hop_question_costs_at_most_four_model_calls(corpus: Path, model: ShapeFake) -> None:
+    """The cost bound of issue 10: good first-round evidence → decide, grade, generate,
+    verify. A later question that stands alone adds no standalone-question call."""
+    first = run_turn("How does the HTTP client retry failed requests?")
+    second = run_turn("What is the default request timeout?", first["thread_id"])
+    assert first["model_calls"] == 4 and second["model_calls"] == 4
+    assert [kind_of(r) for r in model.requests] == ["decide", "relevant", "generate", "claims"] * 2
+
+
+# -- one executor --------------------------------------------------------------------------------
+
+
+def test_search_and_count_in_one_reply_are_both_executed(corpus: Path, model: ShapeFake) -> None:
+    """Parallel mixed calls in one reply: each is run and answered by its own tool message;
+    the count reaches the answer as a citable fact (it was dropped before, issue 10)."""
+    model.script(
+        "decide",
+        tool_calls=[
+            {"name": "search_docs", "arguments": {"query": "backup schedule"}},
+            {"name": "count_chunks", "arguments": {"component": "ops"}},
+        ],
+    )
+    record = run_turn("When is the database backed up, and how many chunks does the ops component have?")
+    assert sorted(name for name, _ in tool_calls(record)) == ["count_chunks", "search_docs"]
+    generate = model.of_kind("generate")[0]
+    prompt = json.dumps(generate["messages"])
+    assert "The ops component has 1 chunks in 1 documents." in prompt and "two o'clock" in prompt
+    assert "index statistics (count_chunks)" in [s["source_path"] for s in record["sources"]]
+
+
+def test_list_valued_component_and_string_numbers_are_coerced(corpus: Path, model: ShapeFake) -> None:
+    """Small models send `component` as a one-item list and numbers as strings; the turn
+    crashed with an AttributeError before (issue 10)."""
+    model.script(
+        "decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "component": ["ops"], "k": "2"}}]
+    )
+    record = run_turn("When is the database backed up?")
+    assert tool_calls(record) == [("search_docs", {"query": "backup", "component": "ops", "k": 2})]
+    assert record["citations"] and record["citations"][0]["source_path"] == "ops/backup.md"
+
+
+@pytest.mark.parametrize("tool", ["count_chunks", "search_docs"])
+def test_unknown_component_comes_back_listing_the_known_ones(corpus: Path, model: ShapeFake, tool: str) -> None:
+    """A component that does not exist is a readable error for the model, never a number."""
+    args = {"component": "billing"} | ({"query": "invoices"} if tool == "search_docs" else {})
+    model.script("decide", tool_calls=[{"name": tool, "arguments": args}])
+    model.script("decide", "There is no billing component; the components are core and ops.")
+    run_turn("How many chunks does the billing component have?" if tool == "count_chunks" else "Invoices?")
+    (message,) = tool_messages(model.of_kind("decide")[1])
+    assert "Unknown component 'billing'. Known components: core, ops." in message
+
+
+def test_invalid_arguments_are_answered_with_a_readable_error(corpus: Path, model: ShapeFake) -> None:
+    """Arguments that cannot be used go back to the model, which can correct its call."""
+    model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "k": "many"}}])
+    model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "k": 2}}])
+    record = run_turn("When is the database backed up?")
+    (error,) = tool_messages(model.of_kind("decide")[1])
+    assert error.startswith("Error: search_docs: invalid arguments (`k`:")
+    assert "two o'clock" in record["answer"]
+
+
+# -- no unchecked answer ---------------------------------------------------------------------------
+
+
+def test_answer_from_memory_is_searched_before_it_is_shown(corpus: Path, model: ShapeFake) -> None:
+    """Models answer documentation questions from memory without calling a tool (issue 10:
+    shown with no citation and no flag)."""
+    model.script("decide", "The default timeout is 60 seconds.")
+    record = run_turn("What is the default request timeout?")
+    assert tool_calls(record)[0][1]["query"] == "What is the default request timeout?"
+    assert "thirty seconds" in record["answer"] and "60 seconds" not in record["answer"]
+    assert "not_from_documentation" not in flags(record)
+    assert record["model_calls"] == 4
+
+
+def test_answer_from_memory_with_nothing_found_is_flagged(corpus: Path, model: ShapeFake) -> None:
+    """When the search finds nothing relevant, the memory answer is shown flagged, never grounded."""
+    model.script("decide", "Kubernetes pods restart with exponential back-off up to five minutes.")
+    model.script("relevant", json.dumps({"relevant": [], "sufficient": False}))
+    record = run_turn("How long is the pod restart back-off in Kubernetes?")
+    assert record["answer"].startswith("Kubernetes pods restart")
+    assert "not_from_documentation" in flags(record) and "grounded" not in flags(record)
+    assert record["citations"] == [] and record["model_calls"] == 2
+
+
+@pytest.mark.parametrize("question", ["thanks!", "hello"])
+def test_small_talk_needs_no_search(corpus: Path, model: ShapeFake, question: str) -> None:
+    """Small talk is the one reply (besides a decline) that may skip retrieval."""
+    record = run_turn(question)
+    assert not tool_calls(record) and record["model_calls"] == 1
+    assert "not_from_documentation" not in flags(record)
+
+
+# -- follow-ups ----------------------------------------------------------------------------------
+
+
+def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, model: ShapeFake) -> None:
+    """"And what is its default value?" must search for the earlier subject (issue 10)."""
+    first = run_turn("What does CLIENT_TIMEOUT configure?")
+    assert first["model_calls"] == 4 and not model.of_kind("standalone_question")  # no extra call
+    second = run_turn("And what is its default value?", first["thread_id"])
+    (request,) = model.of_kind("standalone_question")
+    assert [m["role"] for m in request["messages"]][-3:] == ["user", "assistant", "user"]
+    query = tool_calls(second)[0][1]["query"]
+    assert "CLIENT_TIMEOUT" in query and "default value" in query
+    graded = model.of_kind("relevant")[-1]["messages"][-1]["content"]
+    assert graded == query  # the grader judges against the standalone question
+    assert "thirty seconds" in second["answer"]
+    assert second["model_calls"] == 5  # the standalone question costs one call on a follow-up
+
+
+# -- loops and caps ------------------------------------------------------------------------------
+
+
+def test_grader_counting_from_zero_is_understood(corpus: Path, model: ShapeFake) -> None:
+    """Models number documents from 0 as often as from 1."""
+    model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "access tokens", "k": 1}}])
+    model.script("relevant", json.dumps({"relevant": [0], "sufficient": True}))
+    record = run_turn("How long are access tokens valid?")
+    assert [c["source_path"] for c in record["citations"]] == ["core/auth.md"]
+
+
+def test_model_repeating_its_own_query_is_not_searched_again(corpus: Path, model: ShapeFake) -> None:
+    """The novelty check applies to the model's own queries, not only to rewrites."""
+    search = {"name": "search_docs", "arguments": {"query": "retry backoff", "k": 1}}
+    model.script("decide", tool_calls=[search])
+    model.script("relevant", json.dumps({"relevant": [1], "sufficient": False}))
+    model.script("decide", tool_calls=[search])
+    record = run_turn("How does the client retry?")
+    assert record["queries"] == ["retry backoff"]
+    refusal = tool_messages(model.of_kind("decide")[2])[-1]
+    assert "too similar to the earlier query" in refusal
+
+
+def test_search_cap_ending_the_loop_is_flagged(corpus: Path, model: ShapeFake, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whenever a cap ends the loop the answer says so (`budget_reached`)."""
+    monkeypatch.setenv("DOCSASSISTANT_MAX_SEARCHES", "1")
+    get_settings.cache_clear()
+    model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "retry backoff", "k": 1}}])
+    model.script("relevant", json.dumps({"relevant": [1], "sufficient": False}))
+    record = run_turn("How does the client retry, and what is the timeout?")
+    assert "budget_reached" in flags(record) and record["answer"]
+
+
+# -- context and time ----------------------------------------------------------------------------
+
+
+def test_prompt_cut_by_ollama_is_flagged(corpus: Path, model: ShapeFake) -> None:
+    """Ollama drops the oldest messages of a prompt that exceeds num_ctx and says so only
+    through prompt_eval_count (ollama #6176)."""
+    model.script("decide", "Hello!", prompt_eval_count=get_settings().num_ctx)
+    record = run_turn("hello")
+    assert "prompt_truncated" in flags(record)
+    assert all(r["options"]["num_ctx"] == get_settings().num_ctx for r in model.requests)
+
+
+def test_model_call_times_out_at_the_turns_remaining_time(model: ShapeFake) -> None:
+    """A model that stalls is cut off when the turn's time is up, not after the client's
+    fixed timeout."""
+    model.delay_s = 3.0
+    llm = make_chat_model(get_settings())  # the app's client, with the per-call timeout hook
+    context = AgentContext(llm=llm, limits=AgentLimits(), deadline=time.monotonic() + 1.0)
+    state = {"question": "hello", "messages": [HumanMessage("hello")]}
+    start = time.monotonic()
+    update = decide(state, Runtime(context=context))
+    assert time.monotonic() - start < 2.5
+    assert "time budget" in (update.get("stop_reason") or "")
+
+
+def test_short_time_with_evidence_answers_without_verification(corpus: Path, model: ShapeFake) -> None:
+    """With too little time left for another call, the turn answers from the evidence it
+    has and says it was not verified (`not_verified`)."""
+    llm = ChatOllama(base_url=model.url, model="llama3.1:8b", num_ctx=8192)
+    limits = AgentLimits(reserve_s=30_000.0, turn_timeout_s=20_000.0)  # always "short"
+    context = AgentContext(llm=llm, limits=limits, deadline=time.monotonic() + limits.turn_timeout_s)
+    state = build_graph().invoke(turn_input("What is the default request timeout?", None), context=context)
+    assert "thirty seconds" in state["answer"]
+    kinds = [e["kind"] for e in state["trace"] if e["type"] == "flag"]
+    assert "not_verified" in kinds and "grounded" not in kinds
+    assert not model.of_kind("claims")  # no verification call
