@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from docsassistant import onnx_export
 from docsassistant.embeddings import QueryFirstLock, get_embedder, model_path
-from docsassistant.onnx_embedder import OnnxEmbedder
+from docsassistant.onnx_embedder import BACKGROUND_NICENESS, OnnxEmbedder
 from docsassistant.store import StoreModelMismatch, check_model, stored_model
 
 MODEL_DIR = Path(model_path("all-MiniLM-L6-v2"))
@@ -156,3 +156,15 @@ def test_a_waiting_query_goes_before_the_next_document_slice() -> None:
     worker.join(30)
     asker.join(30)
     assert order == ["slice 1", "query", "slice 2"]
+
+
+def test_document_workers_run_at_a_lower_cpu_priority(onnx_embedder) -> None:
+    """The scheduler then serves queries (and PostgreSQL) before document slices."""
+    import os
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    main = niceness()
+    worker = onnx_embedder._workers.submit(niceness).result()
+    assert worker == min(19, main + BACKGROUND_NICENESS)
