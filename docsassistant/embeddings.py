@@ -158,12 +158,14 @@ _load_lock = threading.Lock()
 
 
 @lru_cache(maxsize=4)
-def _load(backend: str, model_name: str, batch_size: int, cache_dir: Path, threads: int) -> Embedder:
+def _load(
+    backend: str, model_name: str, batch_size: int, cache_dir: Path, threads: int, niceness: int
+) -> Embedder:
     if backend == "torch":
         return TorchEmbedder(model_name, batch_size)
     from docsassistant.onnx_embedder import OnnxEmbedder
 
-    return OnnxEmbedder(model_name, Path(model_path(model_name)), cache_dir, batch_size, threads)
+    return OnnxEmbedder(model_name, Path(model_path(model_name)), cache_dir, batch_size, threads, niceness)
 
 
 def get_embedder(settings: Settings | None = None) -> Embedder:
@@ -176,6 +178,7 @@ def get_embedder(settings: Settings | None = None) -> Embedder:
             settings.embedding_batch_size,
             settings.model_cache_dir,
             settings.embedding_threads,
+            settings.embedding_niceness,
         )
 
 

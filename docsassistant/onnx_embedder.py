@@ -18,15 +18,15 @@ import numpy as np
 
 from docsassistant.onnx_export import RECIPE, ensure_int8_model
 
-# Niceness of the document workers: the scheduler then serves queries (and PostgreSQL)
-# first whenever both want a core, yet gives ingestion every idle cycle.
-BACKGROUND_NICENESS = 10
-
-
-def _lower_priority() -> None:
-    """Thread initializer: on Linux, niceness is per thread (the thread id is its pid)."""
+def _lower_priority(niceness: int) -> None:
+    """Thread initializer: on Linux, niceness is per thread (the thread id is its pid). The
+    scheduler then serves queries (and PostgreSQL) first whenever both want a core, yet
+    gives ingestion every idle cycle. Niceness ranks threads within one autogroup (a
+    terminal session): on a machine shared with other busy work in the same session,
+    ingestion yields to that work too (DOCSASSISTANT_EMBEDDING_NICENESS=0 turns it off)."""
     with contextlib.suppress(AttributeError, OSError):  # not Linux, or not permitted
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICENESS)
+        current = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(19, current + niceness))
 
 
 class OnnxEmbedder:
@@ -36,7 +36,9 @@ class OnnxEmbedder:
     backend = "onnx"
     identity = f"onnx-{RECIPE}"
 
-    def __init__(self, name: str, model_dir: Path, cache_dir: Path, batch_size: int, threads: int) -> None:
+    def __init__(
+        self, name: str, model_dir: Path, cache_dir: Path, batch_size: int, threads: int, niceness: int = 10
+    ) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
@@ -59,8 +61,12 @@ class OnnxEmbedder:
         )
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._workers = ThreadPoolExecutor(
-            max_workers=max(1, threads), thread_name_prefix="embed-documents", initializer=_lower_priority
+            max_workers=max(1, threads),
+            thread_name_prefix="embed-documents",
+            initializer=_lower_priority,
+            initargs=(niceness,),
         )
+        self.niceness = niceness
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         """Each text runs alone (no padding, and the same vector as `embed_query` gives it:

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from docsassistant import onnx_export
 from docsassistant.embeddings import QueryFirstLock, get_embedder, model_path
-from docsassistant.onnx_embedder import BACKGROUND_NICENESS, OnnxEmbedder
+from docsassistant.onnx_embedder import OnnxEmbedder
 from docsassistant.store import StoreModelMismatch, check_model, stored_model
 
 MODEL_DIR = Path(model_path("all-MiniLM-L6-v2"))
@@ -167,4 +167,4 @@ def test_document_workers_run_at_a_lower_cpu_priority(onnx_embedder) -> None:
 
     main = niceness()
     worker = onnx_embedder._workers.submit(niceness).result()
-    assert worker == min(19, main + BACKGROUND_NICENESS)
+    assert worker == min(19, main + onnx_embedder.niceness) and onnx_embedder.niceness == 10
