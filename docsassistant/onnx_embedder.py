@@ -18,6 +18,7 @@ import numpy as np
 
 from docsassistant.onnx_export import RECIPE, ensure_int8_model
 
+
 def _lower_priority(niceness: int) -> None:
     """Thread initializer: on Linux, niceness is per thread (the thread id is its pid). The
     scheduler then serves queries (and PostgreSQL) first whenever both want a core, yet
