@@ -13,6 +13,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,6 +57,8 @@ def ensure_int8_model(
     with _exclusive(target.with_suffix(".lock")):
         if target.is_file():  # another process built it while we waited
             return target
+        for stale in cache_dir.glob(".build-*"):  # left by a killed build (we hold the lock)
+            shutil.rmtree(stale, ignore_errors=True)
         with tempfile.TemporaryDirectory(dir=cache_dir, prefix=".build-") as work:
             built = Path(work) / "model-int8.onnx"
             (build or build_in_child)(model_dir, built)

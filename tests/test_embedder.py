@@ -56,6 +56,8 @@ def test_a_failed_build_leaves_no_file(tmp_path: Path) -> None:
         target.write_bytes(b"\x08\x07 half a model")
         raise KeyboardInterrupt  # as if the build were interrupted mid-write
 
+    (tmp_path / ".build-killed").mkdir()  # what a build killed by a signal leaves behind
+    (tmp_path / ".build-killed" / "model-fp32.onnx").write_bytes(b"\x08\x07")
     with pytest.raises(KeyboardInterrupt):
         onnx_export.ensure_int8_model(MODEL_DIR, tmp_path, build=half_written)
     assert [p.name for p in tmp_path.iterdir() if p.suffix != ".lock"] == []
