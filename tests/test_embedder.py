@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from docsassistant import onnx_export
-from docsassistant.embeddings import QueryFirstLock, get_embedder, model_path
+from docsassistant.embeddings import QueryFirstLock, embedder_identity, get_embedder, model_path
 from docsassistant.onnx_embedder import OnnxEmbedder
 from docsassistant.store import StoreModelMismatch, check_model, stored_model
 
@@ -85,23 +85,24 @@ def test_a_text_gets_the_same_vector_alone_or_in_a_batch(onnx_embedder) -> None:
 
 
 def test_switching_the_embedder_asks_for_reindex(clean_db, settings) -> None:
-    assert stored_model(clean_db) == ("all-MiniLM-L6-v2", 384, f"onnx-{onnx_export.RECIPE}")
-    with pytest.raises(StoreModelMismatch, match=r"DOCSASSISTANT_EMBEDDER=torch.*docsassistant reindex"):
-        check_model(clean_db, settings.model_copy(update={"embedder": "torch"}))
+    assert stored_model(clean_db) == ("all-MiniLM-L6-v2", 384, embedder_identity(settings))
+    other = "onnx" if settings.embedder == "torch" else "torch"
+    with pytest.raises(StoreModelMismatch, match=rf"DOCSASSISTANT_EMBEDDER={other}.*docsassistant reindex"):
+        check_model(clean_db, settings.model_copy(update={"embedder": other}))
     # A store from before the ONNX embedder recorded no embedder: it was built with torch.
     with clean_db.begin() as conn:
         conn.execute(sa.text("DELETE FROM store_meta WHERE key = 'embedder'"))
     try:
         check_model(clean_db, settings.model_copy(update={"embedder": "torch"}))
         with pytest.raises(StoreModelMismatch, match="set DOCSASSISTANT_EMBEDDER=torch"):
-            check_model(clean_db, settings)
+            check_model(clean_db, settings.model_copy(update={"embedder": "onnx"}))
     finally:
         with clean_db.begin() as conn:
             conn.execute(
                 sa.text(
                     "INSERT INTO store_meta VALUES ('embedder', :v) ON CONFLICT (key) DO UPDATE SET value = :v"
                 ),
-                {"v": f"onnx-{onnx_export.RECIPE}"},
+                {"v": embedder_identity(settings)},
             )
 
 
