@@ -6,6 +6,7 @@ import os
 import warnings
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -40,6 +41,25 @@ class Settings(BaseSettings):
         alias="DOCSASSISTANT_EMBEDDING_MODEL",
         description="'all-MiniLM-L6-v2' (bundled) or a local sentence-transformers folder.",
     )
+    embedder: Literal["onnx", "torch"] = Field(
+        # torch until the ONNX embedder is confirmed on the docs QA set (docs/performance.md).
+        default="torch",
+        alias="DOCSASSISTANT_EMBEDDER",
+        description="'torch' or 'onnx' (int8 export built locally at first use, no torch at run time).",
+    )
+    embedding_threads: int = Field(
+        default_factory=lambda: os.cpu_count() or 1,
+        alias="DOCSASSISTANT_EMBEDDING_THREADS",
+        ge=1,
+        description="ONNX document workers (default: one per CPU).",
+    )
+    embedding_niceness: int = Field(
+        default=10,
+        alias="DOCSASSISTANT_EMBEDDING_NICENESS",
+        ge=0,
+        le=19,
+        description="CPU niceness of the ONNX document workers: queries go first; 0 disables.",
+    )
     # 16, not 64: measured 9.5-15.3 % faster and 320-448 MB lower peak RSS (docs/performance.md).
     embedding_batch_size: int = Field(default=16, alias="DOCSASSISTANT_EMBEDDING_BATCH_SIZE")
     chunk_size: int = Field(default=1000, alias="DOCSASSISTANT_CHUNK_SIZE")
@@ -73,6 +93,11 @@ class Settings(BaseSettings):
     @property
     def pg_dir(self) -> Path:
         return self.data_dir / "pg"
+
+    @property
+    def model_cache_dir(self) -> Path:
+        """Where the ONNX export of the embedding model is cached."""
+        return self.data_dir / "models"
 
 
 @lru_cache(maxsize=1)

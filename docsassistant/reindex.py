@@ -7,7 +7,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 
 from docsassistant.config import Settings, get_settings
-from docsassistant.embeddings import get_embedder, vector_literal
+from docsassistant.embeddings import embedder_identity, get_embedder, vector_literal
 from docsassistant.ingest import embedding_text
 from docsassistant.store import open_store, record_model
 
@@ -52,5 +52,5 @@ def reindex(settings: Settings | None = None, progress: Callable[[int, int], Non
                 "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
             )
         )
-        record_model(conn, settings.embedding_model, embedder.dim)
+        record_model(conn, settings.embedding_model, embedder.dim, embedder_identity(settings))
     return len(rows)

@@ -12,7 +12,7 @@ from sqlalchemy.engine import Engine
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.db import get_engine
-from docsassistant.embeddings import BUNDLED_MODEL, get_embedder
+from docsassistant.embeddings import embedder_identity, get_embedder, is_bundled
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _BUNDLED_DIM = 384
@@ -24,7 +24,7 @@ class StoreModelMismatch(RuntimeError):
 
 def configured_dim(settings: Settings) -> int:
     """The configured model's dimension, without loading torch for the bundled model."""
-    if settings.embedding_model in (BUNDLED_MODEL, f"sentence-transformers/{BUNDLED_MODEL}"):
+    if is_bundled(settings.embedding_model):
         return _BUNDLED_DIM
     return get_embedder(settings).dim
 
@@ -39,16 +39,18 @@ def migrate(engine: Engine, embedding_dim: int) -> None:
         command.upgrade(cfg, "head")
 
 
-def stored_model(engine: Engine) -> tuple[str, int] | None:
+def stored_model(engine: Engine) -> tuple[str, int, str] | None:
+    """(model, dimension, embedder identity) the store was built with; stores from before
+    the ONNX embedder have no identity recorded and were built with torch."""
     with engine.connect() as conn:
         rows = dict(conn.execute(sa.text("SELECT key, value FROM store_meta")).all())
     if "embedding_model" not in rows:
         return None
-    return rows["embedding_model"], int(rows["embedding_dim"])
+    return rows["embedding_model"], int(rows["embedding_dim"]), rows.get("embedder", "torch")
 
 
-def record_model(conn: sa.Connection, name: str, dim: int) -> None:
-    for key, value in (("embedding_model", name), ("embedding_dim", str(dim))):
+def record_model(conn: sa.Connection, name: str, dim: int, embedder: str) -> None:
+    for key, value in (("embedding_model", name), ("embedding_dim", str(dim)), ("embedder", embedder)):
         conn.execute(
             sa.text(
                 "INSERT INTO store_meta (key, value) VALUES (:k, :v) "
@@ -61,12 +63,13 @@ def record_model(conn: sa.Connection, name: str, dim: int) -> None:
 def check_model(engine: Engine, settings: Settings) -> None:
     """Record the model on first use; refuse a store built with a different one."""
     dim = configured_dim(settings)
+    identity = embedder_identity(settings)
     found = stored_model(engine)
     if found is None:
         with engine.begin() as conn:
-            record_model(conn, settings.embedding_model, dim)
+            record_model(conn, settings.embedding_model, dim, identity)
         return
-    name, stored_dim = found
+    name, stored_dim, stored_identity = found
     if name != settings.embedding_model or stored_dim != dim:
         raise StoreModelMismatch(
             f"The document store was built with embedding model {name!r} ({stored_dim} dims), "
@@ -74,10 +77,18 @@ def check_model(engine: Engine, settings: Settings) -> None:
             f"Run `docsassistant reindex` to re-embed every chunk with the configured model, "
             f"or set DOCSASSISTANT_EMBEDDING_MODEL={name!r}."
         )
+    if stored_identity != identity:
+        backend = stored_identity.split("-", 1)[0]
+        raise StoreModelMismatch(
+            f"The document store was embedded with the {stored_identity!r} embedder, but "
+            f"DOCSASSISTANT_EMBEDDER={settings.embedder} gives {identity!r}; their vectors differ "
+            f"slightly. Run `docsassistant reindex` to re-embed every chunk with the configured "
+            f"embedder, or set DOCSASSISTANT_EMBEDDER={backend}."
+        )
 
 
 _opened: set[str] = set()
-_checked: set[tuple[str, str]] = set()
+_checked: set[tuple[str, str, str]] = set()
 _open_lock = threading.Lock()
 
 
@@ -92,7 +103,8 @@ def open_store(settings: Settings | None = None, *, check: bool = True) -> Engin
             _opened.add(key)
     # The model check is cached per process: a store rebuilt by `reindex` elsewhere keeps
     # matching the model this process was configured with.
-    if check and (key, settings.embedding_model) not in _checked:
+    checked_as = (key, settings.embedding_model, settings.embedder)
+    if check and checked_as not in _checked:
         check_model(engine, settings)
-        _checked.add((key, settings.embedding_model))
+        _checked.add(checked_as)
     return engine

@@ -293,6 +293,7 @@ def test_bench_ingest_search_and_synthetic_on_a_tiny_corpus(clean_db, settings, 
     assert result["chunks"] == result["embedded_texts"] > 0
     assert result["reingest_changed_files"] == 0 and result["ratio"] > 0
     assert result["settings"]["chunk_size"] == 400 and result["peak_rss_mb"] > 0
+    assert result["query_embedding"]["n"] > 0 and result["query_embedding"]["p50_ms"] > 0
     with clean_db.connect() as conn:  # the benchmark's components are gone again
         assert conn.execute(sa.text("SELECT count(*) FROM documents")).scalar() == 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
+from docsassistant.embeddings import embedder_identity
 from docsassistant.readonly_sql import count_chunks, readonly_connection
 from docsassistant.store import StoreModelMismatch, check_model, open_store
 
@@ -31,7 +32,11 @@ def test_schema_has_documented_tables_and_indexes(engine) -> None:
 def test_embedding_model_is_recorded_and_mismatch_names_reindex(engine, settings) -> None:
     with engine.connect() as conn:
         meta = dict(conn.execute(sa.text("SELECT key, value FROM store_meta")).all())
-    assert meta == {"embedding_model": "all-MiniLM-L6-v2", "embedding_dim": "384"}
+    assert meta == {
+        "embedding_model": "all-MiniLM-L6-v2",
+        "embedding_dim": "384",
+        "embedder": embedder_identity(settings),
+    }
     other = settings.model_copy(update={"embedding_model": "/models/e5-large"})
     # A different model would need loading to learn its dimension; pretend it is 1024.
     with pytest.MonkeyPatch.context() as mp:

@@ -1,0 +1,132 @@
+"""The ONNX Runtime embedder: the int8 export of a sentence-transformers model, without torch.
+
+Queries never wait for documents: a query runs on its caller's thread at normal priority,
+while document slices run on background worker threads with a lower CPU priority. One
+session serves both (ONNX Runtime's `run` is thread-safe), each run on one thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from docsassistant.onnx_export import RECIPE, ensure_int8_model
+
+
+def _lower_priority(niceness: int) -> None:
+    """Thread initializer: on Linux, niceness is per thread (the thread id is its pid). The
+    scheduler then serves queries (and PostgreSQL) first whenever both want a core, yet
+    gives ingestion every idle cycle. Niceness ranks threads within one autogroup (a
+    terminal session): on a machine shared with other busy work in the same session,
+    ingestion yields to that work too (DOCSASSISTANT_EMBEDDING_NICENESS=0 turns it off)."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not permitted
+        current = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(19, current + niceness))
+
+
+class OnnxEmbedder:
+    """Mean-pooled, L2-normalised float32 vectors from the int8 ONNX model, as
+    sentence-transformers computes them from the float model."""
+
+    backend = "onnx"
+    identity = f"onnx-{RECIPE}"
+
+    def __init__(
+        self, name: str, model_dir: Path, cache_dir: Path, batch_size: int, threads: int, niceness: int = 10
+    ) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.name = name
+        self.batch_size = batch_size
+        self.model_file = ensure_int8_model(model_dir, cache_dir)
+        self.max_tokens = int(_read_json(model_dir / "sentence_bert_config.json").get("max_seq_length", 256))
+        self.dim = _check_pooling(model_dir)
+        self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        # tokenizer.json carries its own truncation (128) and fixed padding: use the
+        # model's limit instead, and pad each slice only to its longest text.
+        self._tokenizer.enable_truncation(max_length=self.max_tokens)
+        self._tokenizer.no_padding()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1  # each run on its caller's thread, so priorities apply
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        self._session = ort.InferenceSession(
+            str(self.model_file), options, providers=["CPUExecutionProvider"]
+        )
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._workers = ThreadPoolExecutor(
+            max_workers=max(1, threads),
+            thread_name_prefix="embed-documents",
+            initializer=_lower_priority,
+            initargs=(niceness,),
+        )
+        self.niceness = niceness
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Each text runs alone (no padding, and the same vector as `embed_query` gives it:
+        int8 activation scales are computed per run, so batch neighbours would shift it).
+        Measured faster per CPU-second than batches of 16 or 32 (docs/performance.md).
+        Slices of texts go to the background workers, longest first to balance them."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encodings = self._tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        slices = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        futures = [
+            (part, self._workers.submit(self._run_each, [encodings[i] for i in part])) for part in slices
+        ]
+        for part, future in futures:
+            out[part] = future.result()
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One text, run right here: never queued behind document slices."""
+        return self._run(self._tokenizer.encode(text))
+
+    def _run_each(self, encodings: list) -> np.ndarray:
+        return np.stack([self._run(encoding) for encoding in encodings])
+
+    def _run(self, encoding) -> np.ndarray:  # a tokenizers.Encoding
+        ids = np.asarray([encoding.ids], dtype=np.int64)
+        mask = np.asarray([encoding.attention_mask], dtype=np.int64)
+        types = np.asarray([encoding.type_ids], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+        return mean_pool_normalise(hidden, mask)[0]
+
+
+def mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean over real tokens, then unit length (sentence-transformers' Pooling + Normalize)."""
+    weights = mask[:, :, None].astype(np.float32)
+    summed = (hidden * weights).sum(axis=1)
+    pooled = summed / np.clip(weights.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+def _read_json(path: Path) -> dict:
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def _check_pooling(model_dir: Path) -> int:
+    """The model's dimension; refuses a pooling this embedder does not reproduce."""
+    pooling = _read_json(model_dir / "1_Pooling" / "config.json")
+    modules = [m.get("type", "") for m in _read_json_list(model_dir / "modules.json")]
+    if not pooling.get("pooling_mode_mean_tokens") or not any(t.endswith("Normalize") for t in modules):
+        raise ValueError(
+            f"The ONNX embedder supports mean-pooled, normalised sentence-transformers models; "
+            f"{model_dir} is not one. Set DOCSASSISTANT_EMBEDDER=torch for this model."
+        )
+    return int(pooling["word_embedding_dimension"])
+
+
+def _read_json_list(path: Path) -> list[dict]:
+    return json.loads(path.read_text()) if path.is_file() else []
