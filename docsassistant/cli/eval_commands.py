@@ -168,8 +168,14 @@ def eval_search(
     ] = None,
     split: Annotated[str, typer.Option(help="BEIR qrels split.")] = "test",
     mode: Annotated[
-        str, typer.Option(help="search_docs mode: hybrid (the app's), dense or text, to compare retrievers.")
+        str, typer.Option(help="search_docs mode: hybrid (the app's), dense, text, bm25 or ident.")
     ] = "hybrid",
+    qa_split: Annotated[
+        str | None, typer.Option("--split-qa", help="Only the questions of this split (dev or test).")
+    ] = None,
+    compare: Annotated[
+        bool, typer.Option(help="Also print dense, BM25, identifier, lexical and fused side by side.")
+    ] = True,
     json_out: Annotated[Path | None, typer.Option("--json-out", help="Write all results as JSON.")] = None,
 ) -> None:
     """Retrieval quality: source recall/MRR per question type, or BEIR nDCG/recall/MRR."""
@@ -178,12 +184,15 @@ def eval_search(
     if (qa is None) == (beir is None):
         console.print("Pass exactly one of --qa FILE or --beir DIR.")
         raise typer.Exit(2)
-    if mode not in ("hybrid", "dense", "text"):
-        console.print(f"--mode must be hybrid, dense or text, not {mode!r}.")
-        raise typer.Exit(2)
     from functools import partial
 
-    from docsassistant.search import search_docs
+    from docsassistant.cli import retrieval_commands
+    from docsassistant.compare_retrievers import SIDE_BY_SIDE
+    from docsassistant.search import MODE_LISTS, search_docs
+
+    if mode not in MODE_LISTS:
+        console.print(f"--mode must be one of {', '.join(MODE_LISTS)}, not {mode!r}.")
+        raise typer.Exit(2)
 
     search = partial(search_docs, mode=mode)
     settings = get_settings()
@@ -195,6 +204,11 @@ def eval_search(
         k = k or 5
         with friendly_errors():
             questions = evaluation.load_qa(qa)
+            if qa_split is not None:
+                questions = [q for q in questions if q.split == qa_split]
+                if not questions:
+                    console.print(f"{qa} has no questions with split {qa_split!r}.")
+                    raise typer.Exit(2)
             if corpus is not None:
                 with _progress_bar() as bar:
                     task = bar.add_task("Indexing", total=None)
@@ -219,7 +233,13 @@ def eval_search(
                 )
         result["qa_file"] = str(qa)
         result["mode"] = mode
+        result["split"] = qa_split
         _print_qa(result)
+        if compare:
+            with friendly_errors():
+                result["side_by_side"] = retrieval_commands.compare_qa(
+                    questions, SIDE_BY_SIDE, f"Side by side ({qa.name}, split {qa_split or 'all'})"
+                )
         _write_json(json_out, result)
         return
 
@@ -251,6 +271,9 @@ def eval_search(
     result["beir_folder"] = str(beir)
     result["mode"] = mode
     _print_beir(result)
+    if compare:
+        with friendly_errors():
+            result["side_by_side"] = retrieval_commands.compare_beir(data, name, SIDE_BY_SIDE)
     _write_json(json_out, result)
 
 
@@ -546,5 +569,8 @@ def _run_synthetic(
 
 
 def register(app: typer.Typer) -> None:
+    from docsassistant.cli import retrieval_commands
+
+    retrieval_commands.add_commands(eval_app, bench_app)
     app.add_typer(eval_app, name="eval")
     app.add_typer(bench_app, name="bench")
