@@ -146,11 +146,34 @@ def _reference_bm25(conn: sa.Connection, lexemes: list[str], scope: list[str] | 
 @pytest.mark.parametrize("scope", [None, ["alpha"], ["alpha", "beta"]])
 def test_scores_equal_a_python_bm25(corpus: Path, clean_db, scope: list[str] | None) -> None:
     with clean_db.connect() as conn:
-        got = dict(bm25_ranked(conn, "cats eating fish", [], scope, 50))
+        got = dict(bm25_ranked(conn, "cats eating fish", [], scope, 50, common_share=1.0))
         expected = _reference_bm25(conn, ["cat", "eat", "fish"], scope)
     assert got.keys() == expected.keys() and got
     for chunk_id, score in expected.items():
         assert got[chunk_id] == pytest.approx(score, rel=1e-9)
+
+
+def test_common_lexemes_only_score_chunks_found_by_rarer_ones(corpus: Path, clean_db) -> None:
+    with clean_db.connect() as conn:
+        exact = dict(bm25_ranked(conn, "cats eating fish", [], None, 50, common_share=1.0))
+        # 'cat' is in 3 of the 4 chunks, 'fish' in 2, 'eat' in 1: with a 0.3 share only 'eat' brings candidates
+        pruned = dict(bm25_ranked(conn, "cats eating fish", [], None, 50, common_share=0.3))
+        eat = set(
+            conn.execute(sa.text("SELECT id FROM chunks WHERE tsv @@ to_tsquery('english', 'eat')")).scalars()
+        )
+        only_common = dict(bm25_ranked(conn, "cats fish", [], None, 50, common_share=0.3))
+    assert pruned.keys() == eat and len(eat) == 1
+    assert all(
+        pruned[c] == pytest.approx(exact[c], rel=1e-9) for c in eat
+    )  # full scores, common terms included
+    assert len(only_common) == 3  # no rarer lexeme: every chunk with a common one is scored
+
+
+def test_top_n_equals_the_exact_ranking_where_pruning_applies(corpus: Path, clean_db) -> None:
+    with clean_db.connect() as conn:
+        exact = bm25_ranked(conn, "cats eating fish", [], None, 1, common_share=1.0)
+        pruned = bm25_ranked(conn, "cats eating fish", [], None, 1, common_share=0.6)
+    assert pruned[0][0] == exact[0][0]
 
 
 def test_rarer_term_and_shorter_chunk_rank_higher(clean_db, tmp_path: Path) -> None:
