@@ -33,15 +33,16 @@ def fuse(
 ) -> list[tuple[int, float]]:
     """One ranking (chunk id, fused score), best first; ties go to the lower id.
 
-    A list without a weight gets weight 1; a weight of 0 leaves its list out.
+    Only lists with a positive weight count: a list missing from `weights` is left out
+    (a new retriever joins by getting a weight).
     """
     weights = DEFAULT_WEIGHTS if weights is None else weights
     if method not in ("rrf", "minmax"):
         raise ValueError(f"Unknown fusion method {method!r}: use 'rrf' or 'minmax'.")
     fused: dict[int, float] = {}
     for name, ranked in lists.items():
-        weight = float(weights.get(name, 1.0))
-        if weight == 0 or not ranked:
+        weight = float(weights.get(name, 0.0))
+        if weight <= 0 or not ranked:
             continue
         if method == "rrf":
             for rank, (chunk_id, _score) in enumerate(ranked, 1):

@@ -26,8 +26,9 @@ def test_a_heavier_list_wins_a_conflict() -> None:
     assert fuse(lists, {"dense": 0.5, "bm25": 1.0})[0][0] == 2
 
 
-def test_ties_break_by_lower_id_and_missing_weight_is_one() -> None:
-    assert [c for c, _ in fuse({"x": [(5, 1.0)], "y": [(3, 1.0)]}, {})] == [3, 5]
+def test_ties_break_by_lower_id_and_a_list_without_weight_is_left_out() -> None:
+    assert [c for c, _ in fuse({"x": [(5, 1.0)], "y": [(3, 1.0)]}, {"x": 1, "y": 1})] == [3, 5]
+    assert [c for c, _ in fuse({"x": [(5, 1.0)], "y": [(3, 1.0)]}, {"x": 1})] == [5]
 
 
 def test_minmax_combination_normalises_each_list() -> None:

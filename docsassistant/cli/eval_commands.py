@@ -125,10 +125,10 @@ def _print_qa(result: dict) -> None:
     )
     single = agg.get("single")
     if single and single.get("hit_rate") is not None:
-        ok = single["hit_rate"] >= 0.85
+        ok = single["hit_rate"] >= 0.92
         console.print(
             f"Single-source questions with the expected source in the top {k}: "
-            f"{_fmt(single['hit_rate'])} (target ≥ 0.85: {_verdict(ok)})",
+            f"{_fmt(single['hit_rate'])} (target ≥ 0.92: {_verdict(ok)})",
             highlight=False,
         )
 

@@ -37,7 +37,32 @@ def compare_qa(questions: list, configs: tuple, title: str) -> dict:
     for name, m in rows.items():
         table.add_row(name, *(_f(m[c]) for c in QA_COLUMNS))
     console.print(table)
+    _print_targets(rows)
     return rows
+
+
+# Issue 8's targets for the fused search, and "hybrid ≥ dense-only" on every figure.
+QA_TARGETS = {"single_hit": 0.92, "paraphrase_hit": 0.80, "multi_all_found": 0.85}
+BEIR_TARGETS = {"beir-musique_sample100": 0.68, "beir-hotpotqa_sample100": 0.80}
+
+
+def _verdict(ok: bool) -> str:
+    return "[green]met[/]" if ok else "[red]not met[/]"
+
+
+def _print_targets(rows: dict) -> None:
+    hybrid, dense = rows.get("hybrid"), rows.get("dense")
+    if not hybrid or not dense:
+        return
+    for key, target in QA_TARGETS.items():
+        value, base = hybrid[key], dense[key]
+        if value is None:
+            continue
+        console.print(
+            f"hybrid {key} {value:.3f}: target ≥ {target} {_verdict(value >= target)}; "
+            f"≥ dense-only ({base:.3f}) {_verdict(value >= base)}",
+            highlight=False,
+        )
 
 
 def compare_beir(data, component: str, configs: tuple, k: int = 5) -> dict:
@@ -58,6 +83,14 @@ def compare_beir(data, component: str, configs: tuple, k: int = 5) -> dict:
         }
         table.add_row(c.name, *(f"{m['ndcg@10']:.4f} / {m[f'recall@{k}']:.4f}" for m in out[c.name].values()))
     console.print(table)
+    if "hybrid" in out and "dense" in out:
+        value, base = out["hybrid"]["all"]["ndcg@10"], out["dense"]["all"]["ndcg@10"]
+        target = BEIR_TARGETS.get(component)
+        verdict = f"target ≥ {target} {_verdict(value >= target)}; " if target else ""
+        console.print(
+            f"hybrid nDCG@10 {value:.4f} (all): {verdict}≥ dense-only ({base:.4f}) {_verdict(value >= base)}",
+            highlight=False,
+        )
     return out
 
 
