@@ -162,6 +162,35 @@ def _set_figures(s: dict, config) -> dict[str, float | None]:
     return {"ndcg@10": cr.beir_metrics(s["data"], s["qids"], s["lists"], config)["ndcg@10"]}
 
 
+def small_to_big(
+    qa: Annotated[Path, typer.Option(help="Docs QA file (evidence strings are what is measured).")],
+    budgets: Annotated[
+        str, typer.Option(help="Comma-separated character budgets per hit.")
+    ] = "0,400,800,1500",
+    k: Annotated[int, typer.Option("-k", help="Hits per question.")] = 5,
+) -> None:
+    """Evidence@k of the fused search with each small-to-big budget, per split."""
+    from docsassistant import compare_retrievers as cr
+    from docsassistant import evaluation
+
+    with friendly_errors():
+        questions = evaluation.load_qa(qa)
+        sizes = [int(b) for b in budgets.split(",")]
+        table = Table(title=f"Small-to-big: evidence@{k} (answerable questions) and characters per {k} hits")
+        table.add_column("split")
+        for size in sizes:
+            table.add_column(f"budget {size}")
+        for split in sorted({q.split or "all" for q in questions}):
+            chosen = [q for q in questions if (q.split or "all") == split]
+            lists = cr.collect([(q.question, q.component) for q in chosen])
+            cells = []
+            for size in sizes:
+                m = cr.evidence_with_widening(chosen, lists, cr.SHIPPED, size, k)
+                cells.append(f"{_f(m['evidence'])} ({m['chars']:.0f} chars)")
+            table.add_row(f"{split} ({len(chosen)})", *cells)
+    console.print(table)
+
+
 def inflate(
     chunks: Annotated[int, typer.Argument(help="Grow the store to about this many chunks.")],
     sigma: Annotated[float, typer.Option(help="Per-dimension noise on the copied embeddings.")] = 0.04,
@@ -194,5 +223,6 @@ def deflate() -> None:
 
 def add_commands(eval_app: typer.Typer, bench_app: typer.Typer) -> None:
     eval_app.command("tune-fusion")(tune_fusion)
+    eval_app.command("small-to-big")(small_to_big)
     bench_app.command("inflate")(inflate)
     bench_app.command("deflate")(deflate)
