@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder
 from docsassistant.evaluation import BeirData, QAQuestion, evidence_found, ranx_metrics
-from docsassistant.fusion import DEFAULT_WEIGHTS, Method, fuse
+from docsassistant.fusion import DEFAULT_METHOD, DEFAULT_WEIGHTS, Method, fuse
 from docsassistant.passages import widen_hits
 from docsassistant.retrievers import LIST_NAMES, ranked_lists
 from docsassistant.search import fetch_hits
@@ -36,10 +36,10 @@ class Config:
 
 
 SINGLE_LISTS = tuple(Config(name, {name: 1.0}) for name in LIST_NAMES)
-SHIPPED = Config("hybrid", DEFAULT_WEIGHTS)
-LEXICAL = Config("text (bm25+ident)", {"bm25": 1.0, "ident": 1.0})
-OLD_EQUAL_RRF = Config("equal RRF", {"dense": 1.0, "bm25": 1.0, "ident": 1.0})
-SIDE_BY_SIDE = (*SINGLE_LISTS, LEXICAL, SHIPPED)
+SHIPPED = Config("hybrid", DEFAULT_WEIGHTS, DEFAULT_METHOD)
+LEXICAL = Config("text (bm25+ident)", {"bm25": 1.0, "ident": 1.0}, DEFAULT_METHOD)
+EQUAL_RRF = Config("equal RRF (k=60)", {"dense": 1.0, "bm25": 1.0, "ident": 1.0}, "rrf")
+SIDE_BY_SIDE = (*SINGLE_LISTS, LEXICAL, EQUAL_RRF, SHIPPED)
 
 
 @dataclass

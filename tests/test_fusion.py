@@ -9,7 +9,7 @@ from docsassistant.passages import join_overlapping, widen
 
 
 def test_weighted_rrf_sums_weight_over_k_plus_rank() -> None:
-    fused = dict(fuse({"a": [(1, 9.0), (2, 8.0)], "b": [(2, 0.5)]}, {"a": 1.0, "b": 2.0}, k=10))
+    fused = dict(fuse({"a": [(1, 9.0), (2, 8.0)], "b": [(2, 0.5)]}, {"a": 1.0, "b": 2.0}, k=10, method="rrf"))
     assert fused[1] == pytest.approx(1 / 11)
     assert fused[2] == pytest.approx(1 / 12 + 2 / 11)
 
@@ -22,8 +22,8 @@ def test_any_number_of_lists_and_a_zero_weight_leaves_a_list_out() -> None:
 
 def test_a_heavier_list_wins_a_conflict() -> None:
     lists = {"dense": [(1, 0.9), (2, 0.8)], "bm25": [(2, 5.0), (1, 4.0)]}
-    assert fuse(lists, {"dense": 1.0, "bm25": 0.5})[0][0] == 1
-    assert fuse(lists, {"dense": 0.5, "bm25": 1.0})[0][0] == 2
+    assert fuse(lists, {"dense": 1.0, "bm25": 0.5}, method="rrf")[0][0] == 1
+    assert fuse(lists, {"dense": 0.5, "bm25": 1.0}, method="rrf")[0][0] == 2
 
 
 def test_ties_break_by_lower_id_and_a_list_without_weight_is_left_out() -> None:
