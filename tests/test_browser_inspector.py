@@ -23,6 +23,7 @@ def test_inspector_in_a_browser(streamlit_app, tmp_path):  # noqa: F811
     write(tmp_path / "deck" / "mess.md", "# Mess\n\n## Breakfast\n\nPancakes are served at seven.")
     index_paths([tmp_path / "deck"], "deck", base=tmp_path)
     url, _fake = streamlit_app
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
@@ -33,8 +34,10 @@ def test_inspector_in_a_browser(streamlit_app, tmp_path):  # noqa: F811
             wait_idle(page)
             page.get_by_label("Query").fill("shield.harmonic_phase")
             page.get_by_role("button", name="Inspect").click()
+            # The first search loads the embedding model in the app's process (torch import):
+            # seconds on an idle machine, much longer on a saturated one.
+            expect(page.locator('[data-testid="stDataFrame"]')).to_be_visible(timeout=4 * TIMEOUT_MS)
             wait_idle(page)
-            expect(page.locator('[data-testid="stDataFrame"]')).to_be_visible(timeout=TIMEOUT_MS)
             summary = page.locator('[data-testid="stExpander"] summary').first
             expect(summary).to_contain_text("deck/shields.md")
             expect(summary).to_contain_text("Identifiers #1")
