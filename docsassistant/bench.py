@@ -39,8 +39,10 @@ from docsassistant.ingest import ProgressCallback, index_paths, validate_compone
 TARGET_EMBED_RATIO = 1.15
 TARGET_REINGEST_SHARE = 0.05
 TARGET_PEAK_RSS_MB = 1536
-TARGET_P50_MS = 15.0
-TARGET_P95_MS = 40.0
+TARGET_P50_MS = 10.0  # search_docs on the 6.4k-chunk store (issue 8)
+TARGET_P95_MS = 25.0
+TARGET_P95_MS_AT_SCALE = 50.0  # at 100k chunks (`bench inflate 100000`)
+SCALE_CHUNKS = 50_000  # from this store size on, the at-scale target applies
 TARGET_ANN_P95_MS = 50.0
 TARGET_ANN_RECALL = 0.95
 BENCH_TABLE = "bench_chunks"
@@ -484,7 +486,7 @@ def bench_search(
     unfiltered = timed(False)
     say("…with a component filter…")
     filtered = timed(True)
-    say("…dense only and full text only (no filter), to see where the time goes…")
+    say("…dense only and BM25 + identifiers only (no filter), to see where the time goes…")
     dense_only = timed(False, "dense")
     text_only = timed(False, "text")
     say("…and the query embedding alone.")

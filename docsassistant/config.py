@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(default=16, alias="DOCSASSISTANT_EMBEDDING_BATCH_SIZE")
     chunk_size: int = Field(default=1000, alias="DOCSASSISTANT_CHUNK_SIZE")
     chunk_overlap: int = Field(default=150, alias="DOCSASSISTANT_CHUNK_OVERLAP")
+    # Small-to-big: characters of neighbouring chunks (same section) a search hit may add;
+    # 0 turns it off. The default is chosen by measurement (docs/retrieval-quality.md).
+    small_to_big_chars: int = Field(default=0, ge=0, alias="DOCSASSISTANT_SMALL_TO_BIG_CHARS")
 
     ollama_host: str = Field(default="http://localhost:11434", alias="OLLAMA_HOST")
     chat_model: str = Field(default="llama3.1:8b", alias="DOCSASSISTANT_CHAT_MODEL")

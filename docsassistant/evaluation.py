@@ -117,6 +117,8 @@ class QAQuestion:
     evidence: list[str] = field(default_factory=list)
     answer: str = ""
     scope: str | None = None
+    split: str | None = None  # dev | test (None in files without splits)
+    paraphrase: bool = False  # worded without the answering passage's content words
 
 
 def load_qa(path: Path | str) -> list[QAQuestion]:
@@ -137,6 +139,8 @@ def load_qa(path: Path | str) -> list[QAQuestion]:
                 evidence=list(raw.get("evidence") or []),
                 answer=str(raw.get("answer", "")),
                 scope=raw.get("scope"),
+                split=raw.get("split"),
+                paraphrase=bool(raw.get("paraphrase", False)),
             )
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{number}: not a QA record ({exc}).") from None

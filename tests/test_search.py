@@ -79,3 +79,27 @@ def test_component_filter(corpus: Path) -> None:
 def test_argument_errors(corpus: Path, kwargs: dict, message: str) -> None:
     with pytest.raises(SearchError, match=message):
         search_docs(**kwargs)
+
+
+def test_allowed_components_restrict_in_sql(corpus: Path) -> None:
+    hits = search_docs("search depth cosine distance", k=10, allowed_components=["API"])
+    assert hits and {h["component"] for h in hits} == {"api"}
+    # a component outside the allowed ones is unknown, and the message names only allowed ones
+    with pytest.raises(SearchError, match=r"Unknown component 'guides'. Known components: api\.$"):
+        search_docs("search depth", component="guides", allowed_components=["api"])
+    assert search_docs("search depth", allowed_components=[]) == []
+    assert search_docs("cosine distance", component="api", allowed_components=["api", "guides"])
+
+
+def test_every_mode_ranks_and_reports_its_list(corpus: Path) -> None:
+    query = "zqx_graph.maxhops"
+    assert search_docs(query, k=1, mode="ident")[0]["source_path"] == "guides/release-notes.md"
+    assert search_docs(query, k=1, mode="bm25")[0]["source_path"] == "guides/release-notes.md"
+    hit = search_docs(query, k=1)[0]
+    assert hit["ident_rank"] == 1 and hit["bm25_rank"] == 1 and hit["dense_rank"] is not None
+
+
+def test_control_characters_and_over_long_queries(corpus: Path) -> None:
+    assert search_docs("cosine\x00 distance", k=1)[0]["source_path"] == "api/vectors.md"
+    with pytest.raises(SearchError, match="limit is 1,000"):
+        search_docs("x" * 1001)

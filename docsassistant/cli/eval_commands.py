@@ -125,10 +125,10 @@ def _print_qa(result: dict) -> None:
     )
     single = agg.get("single")
     if single and single.get("hit_rate") is not None:
-        ok = single["hit_rate"] >= 0.85
+        ok = single["hit_rate"] >= 0.92
         console.print(
             f"Single-source questions with the expected source in the top {k}: "
-            f"{_fmt(single['hit_rate'])} (target ≥ 0.85: {_verdict(ok)})",
+            f"{_fmt(single['hit_rate'])} (target ≥ 0.92: {_verdict(ok)})",
             highlight=False,
         )
 
@@ -168,8 +168,14 @@ def eval_search(
     ] = None,
     split: Annotated[str, typer.Option(help="BEIR qrels split.")] = "test",
     mode: Annotated[
-        str, typer.Option(help="search_docs mode: hybrid (the app's), dense or text, to compare retrievers.")
+        str, typer.Option(help="search_docs mode: hybrid (the app's), dense, text, bm25 or ident.")
     ] = "hybrid",
+    qa_split: Annotated[
+        str | None, typer.Option("--split-qa", help="Only the questions of this split (dev or test).")
+    ] = None,
+    compare: Annotated[
+        bool, typer.Option(help="Also print dense, BM25, identifier, lexical and fused side by side.")
+    ] = True,
     json_out: Annotated[Path | None, typer.Option("--json-out", help="Write all results as JSON.")] = None,
 ) -> None:
     """Retrieval quality: source recall/MRR per question type, or BEIR nDCG/recall/MRR."""
@@ -178,12 +184,15 @@ def eval_search(
     if (qa is None) == (beir is None):
         console.print("Pass exactly one of --qa FILE or --beir DIR.")
         raise typer.Exit(2)
-    if mode not in ("hybrid", "dense", "text"):
-        console.print(f"--mode must be hybrid, dense or text, not {mode!r}.")
-        raise typer.Exit(2)
     from functools import partial
 
-    from docsassistant.search import search_docs
+    from docsassistant.cli import retrieval_commands
+    from docsassistant.compare_retrievers import SIDE_BY_SIDE
+    from docsassistant.search import MODE_LISTS, search_docs
+
+    if mode not in MODE_LISTS:
+        console.print(f"--mode must be one of {', '.join(MODE_LISTS)}, not {mode!r}.")
+        raise typer.Exit(2)
 
     search = partial(search_docs, mode=mode)
     settings = get_settings()
@@ -195,6 +204,11 @@ def eval_search(
         k = k or 5
         with friendly_errors():
             questions = evaluation.load_qa(qa)
+            if qa_split is not None:
+                questions = [q for q in questions if q.split == qa_split]
+                if not questions:
+                    console.print(f"{qa} has no questions with split {qa_split!r}.")
+                    raise typer.Exit(2)
             if corpus is not None:
                 with _progress_bar() as bar:
                     task = bar.add_task("Indexing", total=None)
@@ -219,7 +233,13 @@ def eval_search(
                 )
         result["qa_file"] = str(qa)
         result["mode"] = mode
+        result["split"] = qa_split
         _print_qa(result)
+        if compare:
+            with friendly_errors():
+                result["side_by_side"] = retrieval_commands.compare_qa(
+                    questions, SIDE_BY_SIDE, f"Side by side ({qa.name}, split {qa_split or 'all'})"
+                )
         _write_json(json_out, result)
         return
 
@@ -251,6 +271,9 @@ def eval_search(
     result["beir_folder"] = str(beir)
     result["mode"] = mode
     _print_beir(result)
+    if compare:
+        with friendly_errors():
+            result["side_by_side"] = retrieval_commands.compare_beir(data, name, SIDE_BY_SIDE)
     _write_json(json_out, result)
 
 
@@ -396,9 +419,9 @@ def _latency_table(title: str, rows: list[tuple[str, dict]], p50: float | None, 
         table.add_column(col)
     for name, s in rows:
         target = ""
-        if p50 is not None and p95 is not None and name in ("no filter", "component filter"):
-            ok = s["p50_ms"] <= p50 and s["p95_ms"] <= p95
-            target = f"p50 ≤ {p50:g}, p95 ≤ {p95:g}: {_verdict(ok)}"
+        if p95 is not None and name in ("no filter", "component filter"):
+            ok = (p50 is None or s["p50_ms"] <= p50) and s["p95_ms"] <= p95
+            target = (f"p50 ≤ {p50:g}, " if p50 is not None else "") + f"p95 ≤ {p95:g}: {_verdict(ok)}"
         table.add_row(
             name,
             str(s["n"]),
@@ -409,6 +432,14 @@ def _latency_table(title: str, rows: list[tuple[str, dict]], p50: float | None, 
             target,
         )
     return table
+
+
+def _latency_targets(chunks: int) -> tuple[float | None, float]:
+    """(p50, p95) targets in ms for a store of this size."""
+    b = _bench_module()
+    if chunks >= b.SCALE_CHUNKS:
+        return None, b.TARGET_P95_MS_AT_SCALE
+    return b.TARGET_P50_MS, b.TARGET_P95_MS
 
 
 def _print_synthetic(r: dict) -> None:
@@ -521,11 +552,10 @@ def bench_search(
                 ("no filter", result["unfiltered"]),
                 ("component filter", result["filtered"]),
                 ("dense only (no filter)", result["dense_only"]),
-                ("full text only (no filter)", result["text_only"]),
+                ("BM25 + identifiers only (no filter)", result["text_only"]),
                 ("query embedding only", result["embed_query_only"]),
             ],
-            _bench_module().TARGET_P50_MS,
-            _bench_module().TARGET_P95_MS,
+            *_latency_targets(result["store_chunks"]),
         )
     )
     store = result["store_hnsw"]
@@ -572,8 +602,9 @@ def _run_synthetic(
 
 
 def register(app: typer.Typer) -> None:
-    from docsassistant.cli import bench_embedder_commands
+    from docsassistant.cli import bench_embedder_commands, retrieval_commands
 
     bench_embedder_commands.register(bench_app)
+    retrieval_commands.add_commands(eval_app, bench_app)
     app.add_typer(eval_app, name="eval")
     app.add_typer(bench_app, name="bench")

@@ -16,6 +16,7 @@ import streamlit as st
 PAGES = (
     ("app.py", "Chat", ":material/chat:"),
     ("pages/1_Upload_and_index.py", "Upload and index", ":material/upload_file:"),
+    ("pages/2_Search_inspector.py", "Search inspector", ":material/manage_search:"),
 )
 
 
