@@ -6,6 +6,7 @@ import os
 import warnings
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -44,6 +45,12 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(default=16, alias="DOCSASSISTANT_EMBEDDING_BATCH_SIZE")
     chunk_size: int = Field(default=1000, alias="DOCSASSISTANT_CHUNK_SIZE")
     chunk_overlap: int = Field(default=150, alias="DOCSASSISTANT_CHUNK_OVERLAP")
+
+    graph: Literal["default", "llm", "off"] = Field(
+        default="default",
+        alias="DOCSASSISTANT_GRAPH",
+        description="Knowledge graph extractor at ingestion: 'default' (no model), 'llm' (Ollama) or 'off'.",
+    )
 
     ollama_host: str = Field(default="http://localhost:11434", alias="OLLAMA_HOST")
     chat_model: str = Field(default="llama3.1:8b", alias="DOCSASSISTANT_CHAT_MODEL")

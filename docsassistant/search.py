@@ -17,6 +17,7 @@ import sqlalchemy as sa
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
+from docsassistant.knowledge_graph.fusion import add_graph_list
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
 
@@ -27,7 +28,7 @@ EF_SEARCH = (
 )
 MAX_K = 50
 
-Mode = Literal["hybrid", "dense", "text"]
+Mode = Literal["hybrid", "dense", "text", "graph"]
 
 
 class SearchError(ValueError):
@@ -131,13 +132,16 @@ def search_docs(
     *,
     mode: Mode = "hybrid",
     settings: Settings | None = None,
+    entities: list[str] | None = None,
 ) -> list[dict]:
     """Find the documentation chunks most relevant to `query`.
 
     Returns up to `k` hits, best first, each a dict with `chunk_id`, `source_path`,
     `title`, `component`, `section`, `content`, `score` (RRF), `similarity` (cosine,
     None when only full text found it), and the ranks in each list (`dense_rank`,
-    `text_rank`, `ident_rank`; None where the chunk was not in that list).
+    `text_rank`, `ident_rank`; None where the chunk was not in that list). Mode "graph"
+    adds the knowledge graph's list (`graph_rank`, and `graph_entities`: the question's
+    entities that lead to the hit); `entities` seed it further (a previous hop's).
     """
     settings = settings or get_settings()
     query = (query or "").strip()
@@ -145,8 +149,8 @@ def search_docs(
         raise SearchError("The search query is empty: pass some words to search for.")
     if not isinstance(k, int) or not 1 <= k <= MAX_K:
         raise SearchError(f"k must be an integer from 1 to {MAX_K}, got {k!r}.")
-    if mode not in ("hybrid", "dense", "text"):
-        raise SearchError(f"mode must be 'hybrid', 'dense' or 'text', got {mode!r}.")
+    if mode not in ("hybrid", "dense", "text", "graph"):
+        raise SearchError(f"mode must be 'hybrid', 'dense', 'text' or 'graph', got {mode!r}.")
     engine = open_store(settings)
     if component is not None:
         component = component.strip().lower()
@@ -174,7 +178,10 @@ def search_docs(
         params["lex_ident"] = [r.ident_rank for r in lexical]
         if embedding is not None:
             params["qvec"] = vector_literal(embedding.result())
-        rows = conn.execute(sa.text(_fused_sql(component, embedding is not None)), params).mappings().all()
+        fused_k = {"k": CANDIDATES} if mode == "graph" else {}  # the graph re-ranks a longer list
+        rows = conn.execute(sa.text(_fused_sql(component, embedding is not None)), params | fused_k).mappings().all()
+        if mode == "graph":  # the knowledge graph's ranking joins as one more list
+            rows = add_graph_list(conn, query, params["qvec"], component, [dict(r) for r in rows], k, entities)
     if component and not rows:
         # Checked only when nothing matched, which keeps a query off the hot path: an
         # unknown component is the usual reason for an empty filtered search.

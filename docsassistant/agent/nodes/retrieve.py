@@ -13,6 +13,7 @@ from docsassistant.agent.nodes.common import hit_summary, traced
 from docsassistant.agent.prompts import format_documents
 from docsassistant.agent.safety import redact_injection, scan_for_injection
 from docsassistant.agent.state import AgentState
+from docsassistant.knowledge_graph.hops import hop_entities, hop_event_data
 from docsassistant.search import SearchError
 
 MAX_K = 10  # per search: more would not fit the grading prompt
@@ -48,15 +49,20 @@ def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         trace.append(
             event("tool_call", tool="search_docs", args={"query": query, "component": component, "k": k})
         )
+        # A later hop walks the knowledge graph from the entities the earlier hits name.
+        hop = hop_entities(state["chunks"]) if state.get("chunks") else []
+        graph = {"mode": "graph", "entities": hop} if hop else {}
         try:
-            hits = ctx.search(query, component, k)
+            hits = ctx.search(query, component, k, **graph)
         except SearchError as exc:
             if component and not state.get("component"):
                 trace.append(event("error", node="retrieve", message=f"{exc} Searching all components."))
-                hits = ctx.search(query, None, k)
+                hits = ctx.search(query, None, k, **graph)
             else:
                 trace.append(event("error", node="retrieve", message=str(exc)))
                 hits = []
+        if hop:
+            trace.append(event("graph_hop", hop=searches + 1, **hop_event_data(hits, hop)))
         searches += 1
         queries.append(query)
         for hit in hits:
