@@ -179,9 +179,15 @@ def search_docs(
         if embedding is not None:
             params["qvec"] = vector_literal(embedding.result())
         fused_k = {"k": CANDIDATES} if mode == "graph" else {}  # the graph re-ranks a longer list
-        rows = conn.execute(sa.text(_fused_sql(component, embedding is not None)), params | fused_k).mappings().all()
+        rows = (
+            conn.execute(sa.text(_fused_sql(component, embedding is not None)), params | fused_k)
+            .mappings()
+            .all()
+        )
         if mode == "graph":  # the knowledge graph's ranking joins as one more list
-            rows = add_graph_list(conn, query, params["qvec"], component, [dict(r) for r in rows], k, entities)
+            rows = add_graph_list(
+                conn, query, params["qvec"], component, [dict(r) for r in rows], k, entities
+            )
     if component and not rows:
         # Checked only when nothing matched, which keeps a query off the hot path: an
         # unknown component is the usual reason for an empty filtered search.

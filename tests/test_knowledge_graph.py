@@ -59,7 +59,9 @@ def test_default_extractor_finds_identifiers_headings_names_and_terms() -> None:
     assert kinds["spring ai"] == "name" and kinds["american institute of physics"] == "name"
     assert kinds["similarity search"] == "phrase"
     assert "the" not in kinds and "it" not in kinds
-    assert graph.relations == [Relation(subject="configuration", predicate="has section", object="index options")]
+    assert graph.relations == [
+        Relation(subject="configuration", predicate="has section", object="index options")
+    ]
 
 
 def test_links_markdown_relative_and_antora_xrefs() -> None:
@@ -114,7 +116,9 @@ def test_ingestion_builds_graph_and_resolves_links_in_any_order(graph_db, tmp_pa
 def test_graph_goes_with_its_chunks_and_orphans_are_dropped(graph_db, tmp_path: Path) -> None:
     _linked_corpus(tmp_path)
     index_paths([tmp_path], "manual", base=tmp_path)
-    write(tmp_path / "pages" / "stores" / "acme.adoc", "= Acme Store\n\n== Limits\n\nAt most 2000 dimensions.\n")
+    write(
+        tmp_path / "pages" / "stores" / "acme.adoc", "= Acme Store\n\n== Limits\n\nAt most 2000 dimensions.\n"
+    )
     index_paths([tmp_path], "manual", base=tmp_path)
     with graph_db.connect() as conn:
         phrases = set(conn.execute(sa.text("SELECT phrase FROM entities")).scalars())
@@ -142,7 +146,9 @@ def test_a_failing_graph_write_rolls_back_the_document(graph_db, tmp_path: Path,
     def broken(title: str, chunks: list) -> list[ChunkGraph]:
         # PostgreSQL refuses NUL in text: a real database error inside the transaction.
         bad = Relation(subject="a", predicate="bad\x00predicate", object="b")
-        return [ChunkGraph(entities=[EntityMention(phrase="a", kind="name")], relations=[bad]) for _ in chunks]
+        return [
+            ChunkGraph(entities=[EntityMention(phrase="a", kind="name")], relations=[bad]) for _ in chunks
+        ]
 
     monkeypatch.setattr(graph_store, "default_extractor", broken)
     write(tmp_path / "one.md", "# One\n\nSome text about things.")

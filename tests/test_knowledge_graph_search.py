@@ -25,7 +25,9 @@ def graph_db(clean_db):
 def _two_hop_corpus(root: Path) -> None:
     """The answer needs two passages; only the first shares words with the question."""
     write(root / "film.md", "# Blue Harbor\n\nBlue Harbor is a 1994 drama film directed by Marta Oliveira.")
-    write(root / "person.md", "# Biography\n\nMarta Oliveira grew up in Porto and studied painting in Lisbon.")
+    write(
+        root / "person.md", "# Biography\n\nMarta Oliveira grew up in Porto and studied painting in Lisbon."
+    )
     for i in range(12):  # distractors that share the question's words but not its entities
         write(root / f"other{i}.md", f"# Harbor films {i}\n\nA drama film about a harbor town, number {i}.")
 
@@ -80,9 +82,10 @@ def test_graph_build_backfills_a_store_indexed_without_graph(graph_db, tmp_path:
     assert result.exit_code == 0, result.output
     assert "14 documents" in result.output and "14 chunks" in result.output
     with graph_db.connect() as conn:
-        assert conn.execute(
-            sa.text("SELECT count(*) FROM entities WHERE phrase = 'marta oliveira'")
-        ).scalar() == 1
+        assert (
+            conn.execute(sa.text("SELECT count(*) FROM entities WHERE phrase = 'marta oliveira'")).scalar()
+            == 1
+        )
     again = CliRunner().invoke(app, ["graph", "stats", "--component", "films"])
     assert again.exit_code == 0 and "14 chunks" in again.output
 
@@ -93,7 +96,9 @@ def test_llm_extractor_adds_triples_and_counts_its_cost(graph_db, tmp_path: Path
     from docsassistant.knowledge_graph.build import build_graph
     from docsassistant.knowledge_graph.llm_extract import LLMExtractor
 
-    write(tmp_path / "film.md", "# Blue Harbor\n\nBlue Harbor is a 1994 drama film directed by Marta Oliveira.")
+    write(
+        tmp_path / "film.md", "# Blue Harbor\n\nBlue Harbor is a 1994 drama film directed by Marta Oliveira."
+    )
     index_paths([tmp_path], "films", base=tmp_path)
     fake_ollama.reply_json(
         {
@@ -101,7 +106,9 @@ def test_llm_extractor_adds_triples_and_counts_its_cost(graph_db, tmp_path: Path
                 {
                     "passage": 1,
                     "entities": ["Blue Harbor", "Marta Oliveira", "1994"],
-                    "triples": [{"subject": "Blue Harbor", "predicate": "directed by", "object": "Marta Oliveira"}],
+                    "triples": [
+                        {"subject": "Blue Harbor", "predicate": "directed by", "object": "Marta Oliveira"}
+                    ],
                 },
                 {"passage": 7, "entities": ["ignored: no such passage"], "triples": []},
             ]

@@ -29,9 +29,12 @@ def _print_size(size) -> None:
 def build(
     component: Annotated[str | None, typer.Option("--component", "-c", help="Only this component.")] = None,
     base: Annotated[
-        Path | None, typer.Option(help="Folder the source_paths are relative to, to read links from the files.")
+        Path | None,
+        typer.Option(help="Folder the source_paths are relative to, to read links from the files."),
     ] = None,
-    extractor: Annotated[str, typer.Option(help="default (no model) or llm (Ollama, costs calls).")] = "default",
+    extractor: Annotated[
+        str, typer.Option(help="default (no model) or llm (Ollama, costs calls).")
+    ] = "default",
 ) -> None:
     """Build (or rebuild) the graph of documents already indexed."""
     from docsassistant.embeddings import get_embedder

@@ -54,7 +54,9 @@ def _names(tokens) -> list[str]:
             run.pop()
         # A single capitalised word at a sentence start is usually not a name.
         first = run[0] if run else None
-        starts = first is not None and (first.i == 0 or first.nbor(-1).is_space or first.nbor(-1).text in ".!?:")
+        starts = first is not None and (
+            first.i == 0 or first.nbor(-1).is_space or first.nbor(-1).text in ".!?:"
+        )
         if run and len(run) <= MAX_NAME_WORDS and not (len(run) == 1 and starts):
             found.append(" ".join(t.text for t in run))
         run.clear()
@@ -87,7 +89,10 @@ def _terms(tokens) -> list[str]:
 def extract_chunks(title: str, chunks: list[tuple[str, str]]) -> list[ChunkGraph]:
     """`extract_chunk` for many (section, content) pairs, tokenised in one spaCy pipe."""
     docs = _nlp().pipe(content[:MAX_CHARS] for _, content in chunks)
-    return [extract_chunk(title, section, content, doc) for (section, content), doc in zip(chunks, docs, strict=True)]
+    return [
+        extract_chunk(title, section, content, doc)
+        for (section, content), doc in zip(chunks, docs, strict=True)
+    ]
 
 
 def extract_chunk(title: str, section: str, content: str, tokens=None) -> ChunkGraph:
@@ -106,7 +111,9 @@ def extract_chunk(title: str, section: str, content: str, tokens=None) -> ChunkG
         add(heading, "heading")
     for parent, child in pairwise(headings):
         relations.append(
-            Relation(subject=normalise_phrase(parent), predicate="has section", object=normalise_phrase(child))
+            Relation(
+                subject=normalise_phrase(parent), predicate="has section", object=normalise_phrase(child)
+            )
         )
     for term in code_terms(f"{section}\n{content}"):
         add(term, "identifier")

@@ -38,7 +38,9 @@ def add_graph_list(
         ((r["chunk_id"], float(r["similarity"]), r["dense_rank"]) for r in rows if r.get("dense_rank")),
         key=lambda t: t[2],
     )
-    result = graph_rank(conn, query, qvec, [(c, s) for c, s, _ in dense], component, extra_entities=extra_entities)
+    result = graph_rank(
+        conn, query, qvec, [(c, s) for c, s, _ in dense], component, extra_entities=extra_entities
+    )
     by_id = {r["chunk_id"]: {**r, "graph_rank": None} for r in rows}
     scores = {cid: float(r["score"]) for cid, r in by_id.items()}
     for rank, chunk_id in enumerate(result.chunk_ids, 1):
@@ -48,7 +50,11 @@ def add_graph_list(
     if missing:
         for row in conn.execute(_ROWS, {"ids": missing}).mappings():
             by_id[row["chunk_id"]] = {
-                **dict(row), "similarity": None, "dense_rank": None, "text_rank": None, "ident_rank": None
+                **dict(row),
+                "similarity": None,
+                "dense_rank": None,
+                "text_rank": None,
+                "ident_rank": None,
             }
     ranks = {c: i for i, c in enumerate(result.chunk_ids, 1)}
     via: dict[int, list[str]] = {}

@@ -35,7 +35,9 @@ def hop_entities(chunks: list[dict[str, Any]], settings: Settings | None = None)
         return []
     engine = open_store(settings or get_settings())
     with engine.connect() as conn:
-        return list(conn.execute(_ENTITIES, {"ids": ids, "kinds": _HOP_KINDS, "n": MAX_HOP_ENTITIES}).scalars())
+        return list(
+            conn.execute(_ENTITIES, {"ids": ids, "kinds": _HOP_KINDS, "n": MAX_HOP_ENTITIES}).scalars()
+        )
 
 
 def hop_event_data(hits: list[dict[str, Any]], entities: list[str]) -> dict[str, Any]:

@@ -51,16 +51,22 @@ def extract_links(text: str, source_path: str, suffix: str) -> list[LinkTarget]:
         for match in _MARKDOWN.finditer(text):
             path = _relative(source_path, match.group(2))
             if path:
-                links.append(LinkTarget(label=match.group(1).strip(), target=match.group(2), target_path=path))
+                links.append(
+                    LinkTarget(label=match.group(1).strip(), target=match.group(2), target_path=path)
+                )
     elif suffix in (".adoc", ".asciidoc"):
         for match in _XREF.finditer(text):
             path = _antora(match.group(1))
             if path:
-                links.append(LinkTarget(label=_clean_label(match.group(2)), target=match.group(1), target_path=path))
+                links.append(
+                    LinkTarget(label=_clean_label(match.group(2)), target=match.group(1), target_path=path)
+                )
         for match in _ADOC_LINK.finditer(text):
             path = _relative(source_path, match.group(1))
             if path:
-                links.append(LinkTarget(label=_clean_label(match.group(2)), target=match.group(1), target_path=path))
+                links.append(
+                    LinkTarget(label=_clean_label(match.group(2)), target=match.group(1), target_path=path)
+                )
     return [link for link in links if link.target_path != source_path][:MAX_LINKS]
 
 

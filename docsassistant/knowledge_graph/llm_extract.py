@@ -76,9 +76,7 @@ class LLMExtractor:
             f"Passage {i + 1} ({title}{' › ' + section if section else ''}):\n{content[:MAX_CHARS]}"
             for i, (_, section, content) in enumerate(group)
         )
-        parsed, raw = invoke_structured(
-            self._llm, GroupGraph, [SystemMessage(SYSTEM), HumanMessage(body)]
-        )
+        parsed, raw = invoke_structured(self._llm, GroupGraph, [SystemMessage(SYSTEM), HumanMessage(body)])
         self.calls += 1
         meta = getattr(raw, "usage_metadata", None) or {}
         self.prompt_tokens += int(meta.get("input_tokens", 0))

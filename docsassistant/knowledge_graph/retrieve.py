@@ -24,7 +24,7 @@ from docsassistant.terms import code_terms
 DAMPING = 0.5  # HippoRAG 2's setting: walks stay close to their seeds
 HUB_LIMIT = 200  # an entity in more passages than this is not followed
 SIMILAR_ENTITIES = 8  # nearest entities to the question embedding
-SIMILARITY_FLOOR = 0.55  # below this cosine an entity is not what the question names
+SIMILARITY_FLOOR = 0.7  # below this cosine an entity is not what the question names
 DENSE_SEEDS = 5
 PASSAGE_WEIGHT = 0.05  # dense seeds' share against entity seeds (HippoRAG 2 uses 0.05)
 MAX_NGRAM = 6
@@ -111,7 +111,13 @@ def graph_rank(
     like entities named in the question.
     """
     grams = question_phrases(query) + [normalise_phrase(p) for p in extra_entities or []]
-    params = {"grams": grams, "qvec": qvec, "near": SIMILAR_ENTITIES, "floor": SIMILARITY_FLOOR, "hub": HUB_LIMIT}
+    params = {
+        "grams": grams,
+        "qvec": qvec,
+        "near": SIMILAR_ENTITIES,
+        "floor": SIMILARITY_FLOOR,
+        "hub": HUB_LIMIT,
+    }
     seeds = {
         row.id: (row.phrase, row.sim / row.n) for row in conn.execute(_SEEDS, params) if 0 < row.n < HUB_LIMIT
     }

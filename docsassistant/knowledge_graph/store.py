@@ -76,7 +76,9 @@ def write_document_graph(
     ids = _upsert_entities(conn, kinds)
     pairs = {(ids[e.phrase], cid) for (cid, _, _), g in zip(chunks, graphs, strict=True) for e in g.entities}
     pairs |= {
-        (ids[p], cid) for (cid, _, _), g in zip(chunks, graphs, strict=True) for r in g.relations
+        (ids[p], cid)
+        for (cid, _, _), g in zip(chunks, graphs, strict=True)
+        for r in g.relations
         for p in (r.subject, r.object)
     }
     if pairs:

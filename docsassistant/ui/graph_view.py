@@ -25,7 +25,9 @@ def hops_dot(trace: list[dict[str, Any]]) -> str | None:
         node = _quote("e:" + entity)
         if node not in seen:
             seen.add(node)
-            lines.append(f"  {node} [label={_quote(entity)}, shape=ellipse, style=filled, fillcolor=lightyellow];")
+            lines.append(
+                f"  {node} [label={_quote(entity)}, shape=ellipse, style=filled, fillcolor=lightyellow];"
+            )
         return node
 
     for hop in hops:
