@@ -41,11 +41,15 @@ def test_graph_mode_reaches_the_second_hop(graph_db, tmp_path: Path) -> None:
     _two_hop_corpus(tmp_path)
     index_paths([tmp_path], "films", base=tmp_path)
     question = "Where did the director of Blue Harbor grow up?"
-    graph_hits = search_docs(question, "films", k=3, mode="graph")
+    plain = [h["source_path"] for h in search_docs(question, "films", k=14, mode="hybrid")]
+    graph_hits = search_docs(question, "films", k=14, mode="graph")
     paths = [h["source_path"] for h in graph_hits]
-    assert paths[0] == "film.md" and "person.md" in paths
+    assert paths[0] == "film.md"
+    # The second hop's passage shares no entity with the question: only the walk through
+    # "marta oliveira" lifts it.
+    assert paths.index("person.md") < plain.index("person.md")
     person = next(h for h in graph_hits if h["source_path"] == "person.md")
-    assert person["graph_rank"] is not None
+    assert person["graph_rank"] == 2
     film = next(h for h in graph_hits if h["source_path"] == "film.md")
     assert "blue harbor" in film["graph_entities"]
     # The other components' passages stay out of a filtered search.
@@ -147,3 +151,29 @@ def test_llm_extractor_survives_an_unparsable_reply(graph_db, tmp_path: Path, fa
     report = build_graph(graph_db, get_embedder().embed_documents, component="films", extractor=extractor)
     assert extractor.cost()["failed_calls"] == 1
     assert report.size.entities > 0  # the default extractor's entities are kept
+
+
+def test_agent_second_search_walks_from_the_first_hops_entities(graph_db, tmp_path: Path) -> None:
+    from langchain_ollama import ChatOllama
+    from langgraph.runtime import Runtime
+
+    from docsassistant.agent.context import AgentContext
+    from docsassistant.agent.nodes.retrieve import retrieve
+    from docsassistant.ui.graph_view import hops_dot
+
+    _two_hop_corpus(tmp_path)
+    index_paths([tmp_path], "films", base=tmp_path)
+    runtime = Runtime(context=AgentContext(llm=ChatOllama(base_url="http://127.0.0.1:9", model="m")))
+    call = {"name": "search_docs", "id": "1", "args": {"query": "Who directed Blue Harbor?", "k": 2}}
+    first = retrieve({"question": "q", "pending_calls": [call], "chunks": []}, runtime)
+    assert not [e for e in first["trace"] if e["type"] == "graph_hop"]  # the first hop is a plain search
+    assert first["chunks"][0]["source_path"] == "film.md"
+
+    again = {**call, "id": "2", "args": {"query": "Where did she grow up?", "k": 2}}
+    second = retrieve({"question": "q", "pending_calls": [again], "chunks": first["chunks"], "searches": 1}, runtime)
+    hop = next(e for e in second["trace"] if e["type"] == "graph_hop")
+    assert "marta oliveira" in hop["entities"] and hop["hop"] == 2
+    assert second["chunks"][0]["source_path"] == "person.md"
+    dot = hops_dot(second["trace"])
+    assert dot is not None and '"marta oliveira"' in dot and '"person.md"' in dot and " -- " in dot
+    assert hops_dot(first["trace"]) is None

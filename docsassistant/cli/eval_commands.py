@@ -168,7 +168,11 @@ def eval_search(
     ] = None,
     split: Annotated[str, typer.Option(help="BEIR qrels split.")] = "test",
     mode: Annotated[
-        str, typer.Option(help="search_docs mode: hybrid (the app's), dense or text, to compare retrievers.")
+        str,
+        typer.Option(
+            help="search_docs mode: hybrid (the app's), dense, text or graph (hybrid + knowledge graph); "
+            "`graph eval` prints several side by side."
+        ),
     ] = "hybrid",
     json_out: Annotated[Path | None, typer.Option("--json-out", help="Write all results as JSON.")] = None,
 ) -> None:
@@ -178,8 +182,8 @@ def eval_search(
     if (qa is None) == (beir is None):
         console.print("Pass exactly one of --qa FILE or --beir DIR.")
         raise typer.Exit(2)
-    if mode not in ("hybrid", "dense", "text"):
-        console.print(f"--mode must be hybrid, dense or text, not {mode!r}.")
+    if mode not in ("hybrid", "dense", "text", "graph"):
+        console.print(f"--mode must be hybrid, dense, text or graph, not {mode!r}.")
         raise typer.Exit(2)
     from functools import partial
 

@@ -92,5 +92,130 @@ def stats(component: Annotated[str | None, typer.Option("--component", "-c")] = 
         _print_size(graph_size(open_store(get_settings()), component))
 
 
+def _tune(graph_weight: float | None, floor: float | None) -> None:
+    """Override the graph's fusion weight / entity similarity floor for this run (tuning)."""
+    from docsassistant.knowledge_graph import fusion, retrieve
+
+    if graph_weight is not None:
+        fusion.GRAPH_WEIGHT = graph_weight
+    if floor is not None:
+        retrieve.SIMILARITY_FLOOR = floor
+
+
+def _table(title: str, columns: list[str], rows: list[list[str]]) -> None:
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column, justify="right" if column != columns[0] else "left")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+@graph_app.command("eval")
+def evaluate(
+    beir: Annotated[
+        Path | None, typer.Option(help="A BEIR folder (corpus.jsonl, queries.jsonl, qrels/).")
+    ] = None,
+    qa: Annotated[Path | None, typer.Option(help="A docs QA .jsonl over the indexed corpus.")] = None,
+    modes: Annotated[
+        str, typer.Option(help="Search modes to compare, comma-separated.")
+    ] = "dense,hybrid,graph",
+    k: Annotated[
+        int | None, typer.Option("-k", help="Hits per question (default 10 for BEIR, 10 for QA).")
+    ] = None,
+    graph_weight: Annotated[
+        float | None, typer.Option(help="Override the graph list's fusion weight.")
+    ] = None,
+    floor: Annotated[float | None, typer.Option(help="Override the entity similarity floor.")] = None,
+) -> None:
+    """Graph vs no-graph side by side, on the dev and test halves of the questions."""
+    from docsassistant import evaluation
+    from docsassistant.knowledge_graph.evaluate import SPLITS, compare_beir, compare_qa
+
+    if (qa is None) == (beir is None):
+        console.print("Pass exactly one of --qa FILE or --beir DIR.")
+        raise typer.Exit(2)
+    wanted = [m.strip() for m in modes.split(",") if m.strip()]
+    _tune(graph_weight, floor)
+    settings = get_settings()
+    k = k or 10
+    with friendly_errors():
+        if beir is not None:
+            if not beir.is_dir() or evaluation.beir_missing(beir):
+                console.print(f"{beir} is not a complete BEIR folder; skipped.")
+                raise typer.Exit(0)
+            data = evaluation.load_beir(beir)
+            name = evaluation.beir_component(beir)
+            evaluation.index_beir(data, name, settings=settings)
+            result = compare_beir(data, name, wanted, k, settings)
+            metrics = list(result[wanted[0]]["all"])
+            rows = [
+                [f"{mode} ({split})", *(f"{result[mode][split][m]:.4f}" for m in metrics)]
+                for split in SPLITS
+                for mode in wanted
+            ]
+            _table(f"{name}: {len(data.qrels)} queries, k={k}", ["mode (split)", *metrics], rows)
+            return
+        assert qa is not None
+        if not qa.is_file():
+            console.print(f"{qa} not found; skipped.")
+            raise typer.Exit(0)
+        result = compare_qa(evaluation.load_qa(qa), wanted, k, settings)
+    rows = []
+    for split in SPLITS:
+        for mode in wanted:
+            agg = result[mode].get(split, {})
+            multi, answerable = agg.get("multi", {}), agg.get("answerable", {})
+            rows.append(
+                [
+                    f"{mode} ({split})",
+                    str(multi.get("n", 0)),
+                    _fmt(multi.get("all_found_rate")),
+                    _fmt(answerable.get("recall")),
+                    _fmt(answerable.get("all_found_rate")),
+                    _fmt(answerable.get("mrr")),
+                ]
+            )
+    _table(
+        f"{qa.name}, k={k}",
+        ["mode (split)", "multi n", "multi all-found", "answerable recall", "answerable all-found", "MRR"],
+        rows,
+    )
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+@graph_app.command("bench")
+def bench(
+    qa: Annotated[Path, typer.Option(help="A docs QA .jsonl whose questions are the queries.")],
+    k: Annotated[int, typer.Option("-k")] = 10,
+    rounds: Annotated[int, typer.Option(help="Rounds over the questions; the first only warms up.")] = 3,
+) -> None:
+    """Search latency with and without the graph (modes interleaved query by query)."""
+    from docsassistant import evaluation
+    from docsassistant.knowledge_graph.evaluate import search_latency
+
+    if not qa.is_file():
+        console.print(f"{qa} not found; skipped.")
+        raise typer.Exit(0)
+    questions = [q.question for q in evaluation.load_qa(qa)]
+    with friendly_errors():
+        result = search_latency(questions, None, ["hybrid", "graph"], k, rounds)
+    rows = [[m, str(r["n"]), _fmt(r["p50"]), _fmt(r["p95"]), _fmt(r["mean"])] for m, r in result.items()]
+    _table(
+        f"search latency (ms), {len(questions)} queries x {rounds - 1} timed rounds",
+        ["mode", "n", "p50", "p95", "mean"],
+        rows,
+    )
+    added = result["graph"]["p95"] - result["hybrid"]["p95"]
+    console.print(
+        f"graph adds {added:.1f} ms to the p95 ({result['graph']['p95']:.1f} vs {result['hybrid']['p95']:.1f})."
+    )
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(graph_app, name="graph")

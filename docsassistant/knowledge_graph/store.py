@@ -181,25 +181,44 @@ def _write_links(
         )
 
 
-def embed_new_entities(engine: sa.Engine, embed: Callable[[list[str]], object]) -> int:
-    """Embed every entity that has no embedding yet; returns how many were embedded."""
+def _embed_batch(conn: sa.Connection, embed: Callable[[list[str]], object]) -> int:
     from docsassistant.embeddings import vector_literal
 
+    rows = conn.execute(
+        sa.text("SELECT id, phrase FROM entities WHERE embedding IS NULL ORDER BY id LIMIT :n"),
+        {"n": EMBED_BATCH},
+    ).all()
+    if rows:
+        vectors = embed([row.phrase for row in rows])
+        conn.execute(
+            sa.text(
+                "UPDATE entities e SET embedding = CAST(v.vec AS vector) FROM "
+                "unnest(CAST(:ids AS bigint[]), CAST(:vecs AS text[])) AS v(id, vec) WHERE e.id = v.id"
+            ),
+            {"ids": [row.id for row in rows], "vecs": [vector_literal(v) for v in vectors]},
+        )
+    return len(rows)
+
+
+def embed_new_entities(engine: sa.Engine, embed: Callable[[list[str]], object]) -> int:
+    """Embed every entity that has no embedding yet, a batch per transaction; returns how many."""
     done = 0
     while True:
         with engine.begin() as conn:
-            rows = conn.execute(
-                sa.text("SELECT id, phrase FROM entities WHERE embedding IS NULL ORDER BY id LIMIT :n"),
-                {"n": EMBED_BATCH},
-            ).all()
-            if not rows:
-                return done
-            vectors = embed([row.phrase for row in rows])
-            conn.execute(
-                sa.text(
-                    "UPDATE entities e SET embedding = CAST(v.vec AS vector) FROM "
-                    "unnest(CAST(:ids AS bigint[]), CAST(:vecs AS text[])) AS v(id, vec) WHERE e.id = v.id"
-                ),
-                {"ids": [row.id for row in rows], "vecs": [vector_literal(v) for v in vectors]},
-            )
-        done += len(rows)
+            n = _embed_batch(conn, embed)
+        if not n:
+            return done
+        done += n
+
+
+def reembed_entities(conn: sa.Connection, embed: Callable[[list[str]], object], dim: int) -> int:
+    """Re-embed every entity in the caller's transaction (`docsassistant reindex`: new model)."""
+    conn.execute(sa.text("DROP INDEX IF EXISTS ix_entities_embedding_hnsw"))
+    conn.execute(sa.text(f"ALTER TABLE entities ALTER COLUMN embedding TYPE vector({int(dim)}) USING NULL"))
+    done = 0
+    while n := _embed_batch(conn, embed):
+        done += n
+    conn.execute(
+        sa.text("CREATE INDEX ix_entities_embedding_hnsw ON entities USING hnsw (embedding vector_cosine_ops)")
+    )
+    return done
