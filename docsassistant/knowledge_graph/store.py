@@ -21,6 +21,10 @@ from docsassistant.knowledge_graph.records import ChunkGraph, normalise_phrase
 
 Extractor = Callable[[str, list[tuple[int, str, str]]], list[ChunkGraph]]
 EMBED_BATCH = 2048
+# Only these kinds get an embedding: names and titles come in variants a question may
+# word differently. Identifiers and terms are matched by their exact phrase; embedding
+# them too tripled the entities to embed (measured: the largest cost of the graph).
+EMBEDDED_KINDS = ["name", "title", "heading", "llm"]
 
 
 def default_extractor(title: str, chunks: list[tuple[int, str, str]]) -> list[ChunkGraph]:
@@ -185,8 +189,11 @@ def _embed_batch(conn: sa.Connection, embed: Callable[[list[str]], object]) -> i
     from docsassistant.embeddings import vector_literal
 
     rows = conn.execute(
-        sa.text("SELECT id, phrase FROM entities WHERE embedding IS NULL ORDER BY id LIMIT :n"),
-        {"n": EMBED_BATCH},
+        sa.text(
+            "SELECT id, phrase FROM entities WHERE embedding IS NULL AND kind = ANY(CAST(:kinds AS text[])) "
+            "ORDER BY id LIMIT :n"
+        ),
+        {"n": EMBED_BATCH, "kinds": EMBEDDED_KINDS},
     ).all()
     if rows:
         vectors = embed([row.phrase for row in rows])
