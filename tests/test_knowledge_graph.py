@@ -106,7 +106,9 @@ def test_ingestion_builds_graph_and_resolves_links_in_any_order(graph_db, tmp_pa
             )
         ).one()
         assert tuple(link) == ("stores/acme.adoc", "pages/stores/acme.adoc")
-        unembedded = conn.execute(sa.text("SELECT DISTINCT kind FROM entities WHERE embedding IS NULL")).scalars()
+        unembedded = conn.execute(
+            sa.text("SELECT DISTINCT kind FROM entities WHERE embedding IS NULL")
+        ).scalars()
         assert set(unembedded) <= {"identifier", "phrase"}
 
     before = _counts(graph_db)

@@ -37,12 +37,7 @@ def test_question_phrases_are_ngrams_and_identifiers() -> None:
     assert {"blue harbor", "who directed blue harbor", "hnsw.ef_search", "blue"} <= set(phrases)
 
 
-def test_graph_mode_reaches_the_second_hop(graph_db, tmp_path: Path, monkeypatch) -> None:
-    from docsassistant.knowledge_graph import fusion
-
-    # The mechanism, at a weight where one list can outvote the others' agreement
-    # (the shipped weight is tuned on MuSiQue, docs/graph-retrieval.md).
-    monkeypatch.setattr(fusion, "GRAPH_WEIGHT", 3.0)
+def test_graph_mode_reaches_the_second_hop(graph_db, tmp_path: Path) -> None:
     _two_hop_corpus(tmp_path)
     index_paths([tmp_path], "films", base=tmp_path)
     question = "Where did the director of Blue Harbor grow up?"
@@ -52,7 +47,7 @@ def test_graph_mode_reaches_the_second_hop(graph_db, tmp_path: Path, monkeypatch
     assert paths[0] == "film.md"
     # The second hop's passage shares no entity with the question: only the walk through
     # "marta oliveira" lifts it.
-    assert paths.index("person.md") < plain.index("person.md")
+    assert plain.index("person.md") > 10 and paths.index("person.md") == 1
     person = next(h for h in graph_hits if h["source_path"] == "person.md")
     assert person["graph_rank"] == 2
     film = next(h for h in graph_hits if h["source_path"] == "film.md")
@@ -175,7 +170,9 @@ def test_agent_second_search_walks_from_the_first_hops_entities(graph_db, tmp_pa
     assert first["chunks"][0]["source_path"] == "film.md"
 
     again = {**call, "id": "2", "args": {"query": "Where did she grow up?", "k": 2}}
-    second = retrieve({"question": "q", "pending_calls": [again], "chunks": first["chunks"], "searches": 1}, runtime)
+    second = retrieve(
+        {"question": "q", "pending_calls": [again], "chunks": first["chunks"], "searches": 1}, runtime
+    )
     hop = next(e for e in second["trace"] if e["type"] == "graph_hop")
     assert "marta oliveira" in hop["entities"] and hop["hop"] == 2
     assert second["chunks"][0]["source_path"] == "person.md"

@@ -25,7 +25,7 @@ DAMPING = 0.5  # HippoRAG 2's setting: walks stay close to their seeds
 HUB_LIMIT = 200  # an entity in more passages than this is not followed
 SIMILAR_ENTITIES = 8  # nearest entities to the question embedding
 SIMILARITY_FLOOR = 0.7  # below this cosine an entity is not what the question names
-DENSE_SEEDS = 5
+DENSE_SEEDS = 5  # top dense hits that also seed the walk
 PASSAGE_WEIGHT = 0.05  # dense seeds' share against entity seeds (HippoRAG 2 uses 0.05)
 MAX_NGRAM = 6
 _WORD = re.compile(r"[\w][\w'.\-+#]*")
@@ -147,10 +147,15 @@ def graph_rank(
 def personalised_pagerank(
     edges: list, seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
 ) -> dict[int, float]:
-    """PageRank scores of the passage nodes, restarted at the seeds (igraph's PRPACK)."""
+    """PageRank scores of the passages the entity seeds reach, restarted at all seeds
+    (igraph's PRPACK).
+
+    Passages reached only from the dense seeds are left out: the dense list already
+    ranks them, and the graph's list is worth fusing for what it adds beyond it.
+    """
     import igraph
 
-    if not edges:
+    if not edges or not seeds:
         return {}
     names: dict[tuple[str, int], int] = {}
 
@@ -171,4 +176,7 @@ def personalised_pagerank(
         return {}
     graph = igraph.Graph(n=len(names), edges=pairs, directed=False)
     ranks = graph.personalized_pagerank(damping=DAMPING, reset=reset, implementation="prpack")
-    return {key: ranks[i] for (kind, key), i in names.items() if kind == "c"}
+    entity_nodes = [names[("e", e)] for e in seeds if ("e", e) in names]
+    # entity → passage → entity → passage: the depth the neighbourhood was read to.
+    reached = {v for near in graph.neighborhood(entity_nodes, order=3) for v in near}
+    return {key: ranks[i] for (kind, key), i in names.items() if kind == "c" and i in reached}

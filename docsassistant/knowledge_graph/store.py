@@ -226,6 +226,8 @@ def reembed_entities(conn: sa.Connection, embed: Callable[[list[str]], object], 
     while n := _embed_batch(conn, embed):
         done += n
     conn.execute(
-        sa.text("CREATE INDEX ix_entities_embedding_hnsw ON entities USING hnsw (embedding vector_cosine_ops)")
+        sa.text(
+            "CREATE INDEX ix_entities_embedding_hnsw ON entities USING hnsw (embedding vector_cosine_ops)"
+        )
     )
     return done
