@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import sqlalchemy as sa
 
@@ -22,7 +23,8 @@ from docsassistant.knowledge_graph.records import GraphHop, normalise_phrase
 from docsassistant.terms import code_terms
 
 DAMPING = 0.5  # HippoRAG 2's setting: walks stay close to their seeds
-HUB_LIMIT = 200  # an entity in more passages than this is not followed
+HUB_LIMIT = 50  # an entity in this many passages or more is neither a seed nor followed
+MAX_EDGES = 5000  # mention edges read per search (bounds latency on hub-rich stores)
 SIMILAR_ENTITIES = 8  # nearest entities to the question embedding
 SIMILARITY_FLOOR = 0.7  # below this cosine an entity is not what the question names
 DENSE_SEEDS = 5  # top dense hits that also seed the walk
@@ -59,7 +61,15 @@ def question_phrases(query: str) -> list[str]:
         for i in range(len(words) - n + 1)
     }
     grams.update(code_terms(query))
-    return sorted(g for g in grams if len(g) >= 2)
+    stop = _stop_words()
+    return sorted(g for g in grams if len(g) >= 2 and g not in stop)
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS  # imported late: spaCy takes seconds to import
+
+    return frozenset(STOP_WORDS)
 
 
 _SEEDS = sa.text(
@@ -79,6 +89,7 @@ _SEEDS = sa.text(
     ) df"""
 )
 
+# Entities of one passage only lead nowhere: they are read only when they are seeds.
 _NEIGHBOURHOOD = sa.text(
     """
     WITH n1 AS (
@@ -86,12 +97,18 @@ _NEIGHBOURHOOD = sa.text(
         UNION SELECT unnest(CAST(:chunk_ids AS bigint[]))
     ), e1 AS (
         SELECT DISTINCT m.entity_id FROM mentions m JOIN n1 USING (chunk_id)
+    ), fanout AS (
+        SELECT e1.entity_id, m.ids, e1.entity_id = ANY(CAST(:seed_ids AS bigint[])) AS seed
+        FROM e1 CROSS JOIN LATERAL (
+            SELECT array_agg(chunk_id) AS ids
+            FROM (SELECT chunk_id FROM mentions WHERE entity_id = e1.entity_id LIMIT :hub) x
+        ) m
     )
-    SELECT e.entity_id, e.phrase, m.chunk_id
-    FROM (SELECT e1.entity_id, en.phrase FROM e1 JOIN entities en ON en.id = e1.entity_id) e
-    CROSS JOIN LATERAL (
-        SELECT chunk_id FROM mentions WHERE entity_id = e.entity_id LIMIT :hub
-    ) m"""
+    SELECT f.entity_id, en.phrase, unnest(f.ids) AS chunk_id
+    FROM fanout f JOIN entities en ON en.id = f.entity_id
+    WHERE cardinality(f.ids) < :hub AND (cardinality(f.ids) > 1 OR f.seed)
+    ORDER BY f.seed DESC, cardinality(f.ids), f.entity_id
+    LIMIT :max_edges"""
 )
 
 
@@ -124,7 +141,12 @@ def graph_rank(
     dense_seeds = dense[:DENSE_SEEDS]
     edges = conn.execute(
         _NEIGHBOURHOOD,
-        {"seed_ids": list(seeds), "chunk_ids": [c for c, _ in dense_seeds], "hub": HUB_LIMIT},
+        {
+            "seed_ids": list(seeds),
+            "chunk_ids": [c for c, _ in dense_seeds],
+            "hub": HUB_LIMIT,
+            "max_edges": MAX_EDGES,
+        },
     ).all()
     degree = Counter(row.entity_id for row in edges)
     edges = [row for row in edges if degree[row.entity_id] < HUB_LIMIT]
