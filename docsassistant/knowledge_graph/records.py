@@ -43,12 +43,3 @@ class LinkTarget(BaseModel):
     label: str
     target: str  # as written
     target_path: str  # a source_path, or its tail (`api/tools.adoc`) for Antora xrefs
-
-
-class GraphHop(BaseModel):
-    """One graph search: the entities it started from and the passages it ranked."""
-
-    query: str
-    seed_entities: list[str]
-    chunk_ids: list[int]
-    edges: list[tuple[str, int]] = Field(default_factory=list)  # (entity phrase, chunk id)

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import sqlalchemy as sa
 
-from docsassistant.knowledge_graph.records import GraphHop, normalise_phrase
+from docsassistant.knowledge_graph.records import normalise_phrase
 from docsassistant.terms import code_terms
 
 DAMPING = 0.5  # HippoRAG 2's setting: walks stay close to their seeds
@@ -41,15 +41,6 @@ class GraphResult:
     scores: dict[int, float]
     seeds: dict[str, float]  # entity phrase → seed weight
     edges: list[tuple[str, int]] = field(default_factory=list)
-
-    def hop(self, query: str, top: int = 10) -> GraphHop:
-        shown = set(self.chunk_ids[:top])
-        return GraphHop(
-            query=query,
-            seed_entities=list(self.seeds),
-            chunk_ids=self.chunk_ids[:top],
-            edges=[(p, c) for p, c in self.edges if c in shown][:60],
-        )
 
 
 def question_phrases(query: str) -> list[str]:
