@@ -68,6 +68,12 @@ class Settings(BaseSettings):
     # 0 turns it off. The default is chosen by measurement (docs/retrieval-quality.md).
     small_to_big_chars: int = Field(default=0, ge=0, alias="DOCSASSISTANT_SMALL_TO_BIG_CHARS")
 
+    graph: Literal["default", "llm", "off"] = Field(
+        default="default",
+        alias="DOCSASSISTANT_GRAPH",
+        description="Knowledge graph extractor at ingestion: 'default' (no model), 'llm' (Ollama) or 'off'.",
+    )
+
     ollama_host: str = Field(default="http://localhost:11434", alias="OLLAMA_HOST")
     chat_model: str = Field(default="llama3.1:8b", alias="DOCSASSISTANT_CHAT_MODEL")
     num_ctx: int = Field(default=8192, alias="DOCSASSISTANT_NUM_CTX")

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from docsassistant.chunking import ChunkDraft, chunk_document
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
+from docsassistant.knowledge_graph import finish_graph, write_graph
 from docsassistant.loaders import LoadedDocument, LoaderError, load_document
 from docsassistant.prune import apply_prune, copies_note, plan_prune
 from docsassistant.sources import collect_files, source_path_of, validate_component
@@ -207,12 +208,14 @@ def embed_and_write(
         offset += len(item.drafts)
         try:
             with engine.begin() as conn:
-                write_document(conn, component, item, item_vectors)
+                doc_id = write_document(conn, component, item, item_vectors)
+                write_graph(conn, doc_id, component, item, settings)
         except sa.exc.SQLAlchemyError as exc:
             finish(FileResult(item.source_path, "failed", reason=f"Database error: {exc.orig or exc}"))
             continue
         status = "updated" if item.existing_id is not None else "added"
         finish(FileResult(item.source_path, status, chunks=len(item.drafts)))
+    finish_graph(engine, settings)
 
 
 _UPSERT = sa.text(

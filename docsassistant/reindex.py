@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import embedder_identity, get_embedder, vector_literal
 from docsassistant.ingest import embedding_text
+from docsassistant.knowledge_graph.store import reembed_entities
 from docsassistant.store import open_store, record_model
 
 BATCH = 512
@@ -52,5 +53,6 @@ def reindex(settings: Settings | None = None, progress: Callable[[int, int], Non
                 "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
             )
         )
+        reembed_entities(conn, embedder.embed_documents, embedder.dim)  # the knowledge graph's
         record_model(conn, settings.embedding_model, embedder.dim, embedder_identity(settings))
     return len(rows)

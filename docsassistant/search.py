@@ -16,9 +16,10 @@ from typing import Literal
 import sqlalchemy as sa
 
 from docsassistant.config import Settings, get_settings
-from docsassistant.embeddings import get_embedder
+from docsassistant.embeddings import get_embedder, vector_literal
 from docsassistant.fusion import DEFAULT_WEIGHTS, fuse
 from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_query, clean_text
+from docsassistant.knowledge_graph.retrieve import graph_rank
 from docsassistant.passages import widen_hits
 from docsassistant.retrievers import CANDIDATES, EF_SEARCH, LIST_NAMES, ranked_lists
 from docsassistant.store import open_store
@@ -28,15 +29,20 @@ __all__ = ["CANDIDATES", "EF_SEARCH", "MAX_K", "SearchError", "list_components",
 
 MAX_K = 50
 
-Mode = Literal["hybrid", "dense", "text", "bm25", "ident"]
-# Which lists each mode fuses: `text` is the lexical side alone (BM25 + identifiers).
+Mode = Literal["hybrid", "dense", "text", "bm25", "ident", "graph"]
+# Which lists each mode fuses: `text` is the lexical side alone (BM25 + identifiers);
+# `graph` is hybrid plus the knowledge graph's personalised-PageRank list.
 MODE_LISTS: dict[str, tuple[str, ...]] = {
     "hybrid": LIST_NAMES,
     "dense": ("dense",),
     "text": ("bm25", "ident"),
     "bm25": ("bm25",),
     "ident": ("ident",),
+    "graph": LIST_NAMES,
 }
+# The graph list's weight in the min-max fusion. Not tuned on a dev split yet: it is the
+# dense list's weight, as the graph's list was tried at twice an RRF list's weight.
+GRAPH_WEIGHT = 1.0
 
 
 class SearchError(ValueError):
@@ -97,6 +103,7 @@ def search_docs(
     mode: Mode = "hybrid",
     settings: Settings | None = None,
     allowed_components: Sequence[str] | None = None,
+    entities: list[str] | None = None,
 ) -> list[dict]:
     """Find the documentation chunks most relevant to `query`.
 
@@ -106,7 +113,9 @@ def search_docs(
     `title`, `component`, `section`, `content` (widened by small-to-big when that is
     on), `ordinal`, `score` (fused), `similarity` (cosine, None when dense search did
     not return the chunk) and each list's rank (`dense_rank`, `bm25_rank`,
-    `ident_rank`; None where the chunk was not in that list).
+    `ident_rank`; None where the chunk was not in that list). Mode "graph" adds the
+    knowledge graph's list (`graph_rank`, and `graph_entities`: the question's entities
+    that lead to the hit); `entities` seed it further (a previous hop's).
     """
     settings = settings or get_settings()
     query = check_request(query, k, mode)
@@ -121,11 +130,27 @@ def search_docs(
         return []
     engine = open_store(settings)
     embed = get_embedder(settings).embed_query
+    qvec = ""
+    if mode == "graph":  # the walk's entity seeds need the query vector too: embed once
+        vector = embed(query)
+        qvec = vector_literal(vector)
+        embed = lambda _query: vector  # noqa: E731
     with engine.begin() as conn:
         lists = ranked_lists(conn, query, code_terms(query), scope, MODE_LISTS[mode], embed)
-        fused = fuse(lists, DEFAULT_WEIGHTS)[:k]
-        rows = fetch_hits(conn, [chunk_id for chunk_id, _ in fused])
-        hits = [_hit(rows[chunk_id], score, lists) for chunk_id, score in fused if chunk_id in rows]
+        weights = DEFAULT_WEIGHTS
+        via: dict[int, list[str]] = {}
+        if mode == "graph":
+            lists["graph"], via = _graph_list(conn, query, qvec, lists.get("dense", []), scope, entities)
+            weights = {**DEFAULT_WEIGHTS, "graph": GRAPH_WEIGHT}
+        fused = fuse(lists, weights)
+        take = 3 * k if mode == "graph" else k  # graph hits outside the scope are dropped below
+        rows = fetch_hits(conn, [chunk_id for chunk_id, _ in fused[:take]])
+        if scope is not None:  # the graph walk may reach outside the scope: never return it
+            rows = {cid: row for cid, row in rows.items() if row["component"] in scope}
+        hits = [_hit(rows[chunk_id], score, lists) for chunk_id, score in fused if chunk_id in rows][:k]
+        if mode == "graph":
+            for hit in hits:
+                hit["graph_entities"] = sorted(set(via.get(hit["chunk_id"], [])))[:8]
         widen_hits(conn, hits, settings.small_to_big_chars)
     if component and not hits:
         # Checked only when nothing matched, which keeps a query off the hot path: an
@@ -145,9 +170,26 @@ def check_known_component(component: str, allowed: Sequence[str] | None, setting
         raise SearchError(f"Unknown component {component!r}. Known components: {listing}.")
 
 
+def _graph_list(
+    conn: sa.Connection,
+    query: str,
+    qvec: str,
+    dense: list[tuple[int, float]],
+    scope: list[str] | None,
+    entities: list[str] | None,
+) -> tuple[list[tuple[int, float]], dict[int, list[str]]]:
+    """The knowledge graph's ranking (chunk id, PageRank score) and the entities leading to each."""
+    component = scope[0] if scope is not None and len(scope) == 1 else None
+    result = graph_rank(conn, query, qvec, dense, component, extra_entities=entities)
+    via: dict[int, list[str]] = {}
+    for phrase, chunk_id in result.edges:
+        via.setdefault(chunk_id, []).append(phrase)
+    return [(cid, float(result.scores.get(cid, 0.0))) for cid in result.chunk_ids], via
+
+
 def _hit(row: dict, score: float, lists: dict[str, list[tuple[int, float]]]) -> dict:
     hit = {**row, "score": float(score), "similarity": None}
-    for name in LIST_NAMES:
+    for name in (*LIST_NAMES, *(n for n in lists if n not in LIST_NAMES)):
         ranked = lists.get(name, [])
         position = next((i for i, (chunk_id, _) in enumerate(ranked, 1) if chunk_id == row["chunk_id"]), None)
         hit[f"{name}_rank"] = position

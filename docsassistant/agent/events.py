@@ -18,6 +18,7 @@ EVENT_TYPES = (
     "node_end",
     "tool_call",
     "tool_result",
+    "graph_hop",
     "grade",
     "rewrite",
     "answer",

@@ -168,7 +168,7 @@ def eval_search(
     ] = None,
     split: Annotated[str, typer.Option(help="BEIR qrels split.")] = "test",
     mode: Annotated[
-        str, typer.Option(help="search_docs mode: hybrid (the app's), dense, text, bm25 or ident.")
+        str, typer.Option(help="search_docs mode: hybrid (the app's), dense, text, bm25, ident or graph.")
     ] = "hybrid",
     qa_split: Annotated[
         str | None, typer.Option("--split-qa", help="Only the questions of this split (dev or test).")

@@ -17,6 +17,7 @@ from typing import Any
 import streamlit as st
 
 from docsassistant.agent.records import Flag, Hit, TraceEvent, TurnRecord
+from docsassistant.ui.graph_view import render_graph_hops
 
 # kind -> (label, badge color, material icon)
 FLAG_STYLE: dict[str, tuple[str, str, str]] = {
@@ -87,6 +88,9 @@ def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
             ]
             return "\n".join([head, *rows])
         return f"- :material/subdirectory_arrow_right: result: `{esc(evt.get('result'))}`"
+    if kind == "graph_hop":
+        seeds = ", ".join(f"`{esc(e)}`" for e in (evt.get("entities") or [])[:8]) or "none"
+        return f"- :material/hub: graph hop {evt.get('hop', '')} from entities {seeds}"
     if kind == "grade":
         enough = " — enough to answer" if evt.get("sufficient") else ""
         return f"- :material/rule: graded **{evt.get('relevant', 0)}/{evt.get('total', 0)}** relevant{enough}"
@@ -276,6 +280,7 @@ def render_turn(record: TurnRecord) -> None:
         render_trace(record)
         render_answer(record)
         render_answer_footer(record)
+        render_graph_hops(record)
 
 
 # ----------------------------------------------------------------------------- no model

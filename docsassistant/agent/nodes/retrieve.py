@@ -21,6 +21,7 @@ from docsassistant.agent.safety import redact_injection, scan_for_injection
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.tool_args import ToolArgsError, validated_args
 from docsassistant.agent.tools import TOOLS_BY_NAME
+from docsassistant.knowledge_graph.hops import hop_entities, hop_event_data
 from docsassistant.search import SearchError
 
 MAX_K = 10  # per search: more would not fit the grading prompt
@@ -152,8 +153,11 @@ def run_search(call_id: str, args: dict[str, Any], state: AgentState, ctx: Agent
     component = state.get("component") or args.get("component") or None
     k = max(1, min(MAX_K, args.get("k") or ctx.limits.search_k))
     trace = [event("tool_call", tool="search_docs", args={"query": query, "component": component, "k": k})]
+    # A later hop walks the knowledge graph from the entities the earlier hits name.
+    hop = hop_entities(state["chunks"]) if state.get("chunks") else []
+    graph = {"mode": "graph", "entities": hop} if hop else {}
     try:
-        hits = ctx.search(query, component, k)
+        hits = ctx.search(query, component, k, **graph)
     except SearchError as exc:
         trace.append(event("error", node="retrieve", message=str(exc)))
         message = ToolMessage(f"Error: {exc}", tool_call_id=call_id, name="search_docs", status="error")
@@ -171,6 +175,8 @@ def run_search(call_id: str, args: dict[str, Any], state: AgentState, ctx: Agent
                     chunk_id=hit["chunk_id"],
                 )
             )
+    if hop:
+        trace.append(event("graph_hop", hop=state.get("searches", 0) + 1, **hop_event_data(hits, hop)))
     trace.append(event("tool_result", tool="search_docs", query=query, hits=[hit_summary(h) for h in hits]))
     content = format_documents(hits, max_chars=600) if hits else "No results."
     message = ToolMessage(content, tool_call_id=call_id, name="search_docs")

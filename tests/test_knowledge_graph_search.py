@@ -1,0 +1,181 @@
+"""Graph retrieval (personalised PageRank joined to the fusion), the backfill command and
+the LLM extractor on the fake Ollama."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from conftest import write
+from typer.testing import CliRunner
+
+from docsassistant.ingest import index_paths
+from docsassistant.knowledge_graph.retrieve import question_phrases
+from docsassistant.search import SearchError, search_docs
+
+
+@pytest.fixture
+def graph_db(clean_db):
+    with clean_db.begin() as conn:
+        conn.execute(sa.text("TRUNCATE entities CASCADE"))
+    return clean_db
+
+
+def _two_hop_corpus(root: Path) -> None:
+    """The answer needs two passages; only the first shares words with the question."""
+    write(root / "film.md", "# Blue Harbor\n\nBlue Harbor is a 1994 drama film directed by Marta Oliveira.")
+    write(
+        root / "person.md", "# Biography\n\nMarta Oliveira grew up in Porto and studied painting in Lisbon."
+    )
+    for i in range(12):  # distractors that share the question's words but not its entities
+        write(root / f"other{i}.md", f"# Harbor films {i}\n\nA drama film about a harbor town, number {i}.")
+
+
+def test_question_phrases_are_ngrams_and_identifiers() -> None:
+    phrases = question_phrases("Who directed Blue Harbor with hnsw.ef_search?")
+    assert {"blue harbor", "who directed blue harbor", "hnsw.ef_search", "blue"} <= set(phrases)
+
+
+def test_graph_mode_reaches_the_second_hop(graph_db, tmp_path: Path) -> None:
+    _two_hop_corpus(tmp_path)
+    index_paths([tmp_path], "films", base=tmp_path)
+    question = "Where did the director of Blue Harbor grow up?"
+    plain = [h["source_path"] for h in search_docs(question, "films", k=14, mode="hybrid")]
+    graph_hits = search_docs(question, "films", k=14, mode="graph")
+    paths = [h["source_path"] for h in graph_hits]
+    assert paths[0] == "film.md"
+    # The second hop's passage shares no entity with the question: only the walk through
+    # "marta oliveira" lifts it.
+    assert plain.index("person.md") > 10 and paths.index("person.md") == 1
+    person = next(h for h in graph_hits if h["source_path"] == "person.md")
+    assert person["graph_rank"] == 2
+    film = next(h for h in graph_hits if h["source_path"] == "film.md")
+    assert "blue harbor" in film["graph_entities"]
+    # The other components' passages stay out of a filtered search.
+    write(tmp_path / "elsewhere" / "x.md", "# X\n\nMarta Oliveira also wrote a book.")
+    index_paths([tmp_path / "elsewhere"], "books", base=tmp_path)
+    assert {h["component"] for h in search_docs(question, "films", k=10, mode="graph")} == {"films"}
+
+
+def test_previous_hop_entities_seed_the_walk(graph_db, tmp_path: Path) -> None:
+    _two_hop_corpus(tmp_path)
+    index_paths([tmp_path], "films", base=tmp_path)
+    hits = search_docs("Where did she grow up?", "films", k=3, mode="graph", entities=["Marta Oliveira"])
+    assert hits[0]["source_path"] == "person.md"
+
+
+def test_unknown_mode_is_a_clear_error(graph_db) -> None:
+    with pytest.raises(SearchError, match="'graph'"):
+        search_docs("x", mode="pagerank")
+
+
+def test_graph_build_backfills_a_store_indexed_without_graph(graph_db, tmp_path: Path, monkeypatch) -> None:
+    from docsassistant.cli import app
+    from docsassistant.config import get_settings
+
+    _two_hop_corpus(tmp_path)
+    monkeypatch.setenv("DOCSASSISTANT_GRAPH", "off")
+    get_settings.cache_clear()
+    index_paths([tmp_path], "films", base=tmp_path)
+    monkeypatch.delenv("DOCSASSISTANT_GRAPH")
+    get_settings.cache_clear()
+    with graph_db.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM mentions")).scalar() == 0
+    result = CliRunner().invoke(app, ["graph", "build", "--component", "films", "--base", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "14 documents" in result.output and "14 chunks" in result.output
+    with graph_db.connect() as conn:
+        assert (
+            conn.execute(sa.text("SELECT count(*) FROM entities WHERE phrase = 'marta oliveira'")).scalar()
+            == 1
+        )
+    again = CliRunner().invoke(app, ["graph", "stats", "--component", "films"])
+    assert again.exit_code == 0 and "14 chunks" in again.output
+
+
+def test_llm_extractor_adds_triples_and_counts_its_cost(graph_db, tmp_path: Path, fake_ollama) -> None:
+    from docsassistant.config import get_settings
+    from docsassistant.embeddings import get_embedder
+    from docsassistant.knowledge_graph.build import build_graph
+    from docsassistant.knowledge_graph.llm_extract import LLMExtractor
+
+    write(
+        tmp_path / "film.md", "# Blue Harbor\n\nBlue Harbor is a 1994 drama film directed by Marta Oliveira."
+    )
+    index_paths([tmp_path], "films", base=tmp_path)
+    fake_ollama.reply_json(
+        {
+            "passages": [
+                {
+                    "passage": 1,
+                    "entities": ["Blue Harbor", "Marta Oliveira", "1994"],
+                    "triples": [
+                        {"subject": "Blue Harbor", "predicate": "directed by", "object": "Marta Oliveira"}
+                    ],
+                },
+                {"passage": 7, "entities": ["ignored: no such passage"], "triples": []},
+            ]
+        }
+    )
+    extractor = LLMExtractor(get_settings())
+    report = build_graph(graph_db, get_embedder().embed_documents, component="films", extractor=extractor)
+    assert report.size.relations == 1
+    with graph_db.connect() as conn:
+        triple = conn.execute(
+            sa.text(
+                "SELECT s.phrase, r.predicate, o.phrase FROM relations r JOIN entities s ON s.id = r.subject_id "
+                "JOIN entities o ON o.id = r.object_id"
+            )
+        ).one()
+        kinds = dict(conn.execute(sa.text("SELECT phrase, kind FROM entities")).all())
+    assert tuple(triple) == ("blue harbor", "directed by", "marta oliveira")
+    assert kinds["1994"] == "llm" and "ignored: no such passage" not in kinds
+    cost = extractor.cost()
+    assert cost["calls"] == 1 and cost["chunks"] == 1 and cost["failed_calls"] == 0
+    assert cost["prompt_tokens_per_chunk"] > 0
+    body = fake_ollama.requests[-1]
+    assert isinstance(body.get("format"), dict) and "Marta Oliveira" in str(body["messages"])
+
+
+def test_llm_extractor_survives_an_unparsable_reply(graph_db, tmp_path: Path, fake_ollama) -> None:
+    from docsassistant.config import get_settings
+    from docsassistant.embeddings import get_embedder
+    from docsassistant.knowledge_graph.build import build_graph
+    from docsassistant.knowledge_graph.llm_extract import LLMExtractor
+
+    write(tmp_path / "film.md", "# Blue Harbor\n\nBlue Harbor is a film by Marta Oliveira.")
+    index_paths([tmp_path], "films", base=tmp_path)
+    fake_ollama.reply("this is not JSON")
+    extractor = LLMExtractor(get_settings())
+    report = build_graph(graph_db, get_embedder().embed_documents, component="films", extractor=extractor)
+    assert extractor.cost()["failed_calls"] == 1
+    assert report.size.entities > 0  # the default extractor's entities are kept
+
+
+def test_agent_second_search_walks_from_the_first_hops_entities(graph_db, tmp_path: Path) -> None:
+    from langchain_ollama import ChatOllama
+    from langgraph.runtime import Runtime
+
+    from docsassistant.agent.context import AgentContext
+    from docsassistant.agent.nodes.retrieve import retrieve
+    from docsassistant.ui.graph_view import hops_dot
+
+    _two_hop_corpus(tmp_path)
+    index_paths([tmp_path], "films", base=tmp_path)
+    runtime = Runtime(context=AgentContext(llm=ChatOllama(base_url="http://127.0.0.1:9", model="m")))
+    call = {"name": "search_docs", "id": "1", "args": {"query": "Who directed Blue Harbor?", "k": 2}}
+    first = retrieve({"question": "q", "pending_calls": [call], "chunks": []}, runtime)
+    assert not [e for e in first["trace"] if e["type"] == "graph_hop"]  # the first hop is a plain search
+    assert first["chunks"][0]["source_path"] == "film.md"
+
+    again = {**call, "id": "2", "args": {"query": "Where did she grow up?", "k": 2}}
+    second = retrieve(
+        {"question": "q", "pending_calls": [again], "chunks": first["chunks"], "searches": 1}, runtime
+    )
+    hop = next(e for e in second["trace"] if e["type"] == "graph_hop")
+    assert "marta oliveira" in hop["entities"] and hop["hop"] == 2
+    assert second["chunks"][0]["source_path"] == "person.md"
+    dot = hops_dot(second["trace"])
+    assert dot is not None and '"marta oliveira"' in dot and '"person.md"' in dot and " -- " in dot
+    assert hops_dot(first["trace"]) is None
