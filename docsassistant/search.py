@@ -10,6 +10,7 @@ common words with the query.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
@@ -46,9 +47,19 @@ def _text_query(terms: list[str]) -> str:
     return " | ".join(quoted)
 
 
-def _lexical_sql(component: str | None, identifiers: bool) -> str:
+def _filter(component: str | None, allowed: bool) -> str:
+    """The WHERE conditions on `component`: the one asked for, and the caller's allowed set
+    (an API key's components; enforced here, in the query, not on the results)."""
+    conditions = (["component = :component"] if component else []) + (
+        ["component = ANY(CAST(:allowed AS text[]))"] if allowed else []
+    )
+    return " AND ".join(conditions)
+
+
+def _lexical_sql(component: str | None, identifiers: bool, allowed: bool = False) -> str:
     """Full-text and identifier candidates with their ranks (no embedding needed)."""
-    and_where = "AND component = :component" if component else ""
+    condition = _filter(component, allowed)
+    and_where = f"AND {condition}" if condition else ""
     ident = f"""
         ident AS (
             SELECT id, row_number() OVER (ORDER BY hits DESC, id) AS rank
@@ -73,9 +84,10 @@ def _lexical_sql(component: str | None, identifiers: bool) -> str:
         FROM fts FULL OUTER JOIN ident ON fts.id = ident.id"""
 
 
-def _fused_sql(component: str | None, dense: bool) -> str:
+def _fused_sql(component: str | None, dense: bool, allowed: bool = False) -> str:
     """Dense candidates fused with the lexical ones (passed in as arrays) by RRF."""
-    where = "WHERE component = :component" if component else ""
+    condition = _filter(component, allowed)
+    where = f"WHERE {condition}" if condition else ""
     dense_cte = f"""
         dense AS (
             SELECT id, row_number() OVER (ORDER BY dist) AS rank, 1 - dist AS similarity
@@ -131,6 +143,7 @@ def search_docs(
     *,
     mode: Mode = "hybrid",
     settings: Settings | None = None,
+    allowed_components: Sequence[str] | None = None,
 ) -> list[dict]:
     """Find the documentation chunks most relevant to `query`.
 
@@ -138,6 +151,7 @@ def search_docs(
     `title`, `component`, `section`, `content`, `score` (RRF), `similarity` (cosine,
     None when only full text found it), and the ranks in each list (`dense_rank`,
     `text_rank`, `ident_rank`; None where the chunk was not in that list).
+    `allowed_components` (None: all) limits every candidate list to those components.
     """
     settings = settings or get_settings()
     query = (query or "").strip()
@@ -150,6 +164,7 @@ def search_docs(
     engine = open_store(settings)
     if component is not None:
         component = component.strip().lower()
+    allowed = None if allowed_components is None else [c.strip().lower() for c in allowed_components]
     terms = code_terms(query)
     params: dict[str, object] = {
         "q": query,
@@ -158,8 +173,9 @@ def search_docs(
         "n": CANDIDATES,
         "k": k,
         "ef": str(EF_SEARCH),
-        "iterative": "relaxed_order" if component else "off",
+        "iterative": "relaxed_order" if component or allowed is not None else "off",
         "component": component,
+        "allowed": allowed,
     }
     embedding = None
     if mode != "text":
@@ -168,17 +184,17 @@ def search_docs(
         conn.execute(_SETTINGS, params)
         lexical = []
         if mode != "dense":
-            lexical = conn.execute(sa.text(_lexical_sql(component, bool(terms))), params).all()
+            lexical = conn.execute(sa.text(_lexical_sql(component, bool(terms), allowed is not None)), params).all()
         params["lex_ids"] = [r.id for r in lexical]
         params["lex_text"] = [r.text_rank for r in lexical]
         params["lex_ident"] = [r.ident_rank for r in lexical]
         if embedding is not None:
             params["qvec"] = vector_literal(embedding.result())
-        rows = conn.execute(sa.text(_fused_sql(component, embedding is not None)), params).mappings().all()
+        rows = conn.execute(sa.text(_fused_sql(component, embedding is not None, allowed is not None)), params).mappings().all()
     if component and not rows:
         # Checked only when nothing matched, which keeps a query off the hot path: an
         # unknown component is the usual reason for an empty filtered search.
-        known = list_components(settings)
+        known = [c for c in list_components(settings) if allowed is None or c in allowed]
         if component not in known:
             listing = ", ".join(known) or "none yet: run `docsassistant ingest`"
             raise SearchError(f"Unknown component {component!r}. Known components: {listing}.")

@@ -9,6 +9,7 @@ from docsassistant.cli import (
     app_commands,
     conversation_commands,
     eval_commands,
+    mcp_commands,
     store_commands,
 )
 
@@ -22,6 +23,7 @@ agent_commands.register(app)
 app_commands.register(app)
 eval_commands.register(app)
 conversation_commands.register(app)
+mcp_commands.register(app)
 
 
 def main() -> None:
