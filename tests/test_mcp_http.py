@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from fake_ollama import FakeOllama
+from mcp import MCPError
 from mcp_helpers import (
     BETA_COMPONENTS,
     SECRET_WORD,
@@ -73,8 +74,9 @@ def test_missing_bad_and_revoked_keys_are_refused(server_url: str) -> None:
     for bad in ("Bearer da_not-a-key", "Bearer " + key + "x", "Bearer " + key.upper(), "Basic " + key, key):
         assert post_initialize(server_url, bad).status_code == 401, bad
     assert post_initialize(server_url, f"Bearer {key}").status_code == 200
-    with pytest.raises(Exception):  # noqa: B017 (the client surfaces the 401 in its own way)
+    with pytest.raises(ExceptionGroup) as refused:  # the client's task group carries the 401
         calls(server_url, "da_not-a-key", [("list_components", {})])
+    assert refused.group_contains(MCPError, match="error response")
     assert result_data(calls(server_url, key, [("list_components", {})])[0]) == ["alpha"]
 
     async def revoked_mid_session() -> tuple[Any, BaseException | None]:
@@ -84,10 +86,10 @@ def test_missing_bad_and_revoked_keys_are_refused(server_url: str) -> None:
             try:
                 after = await client.call_tool("search_docs", {"query": "cosine distance"})
                 return before, AssertionError(f"revoked key still answered: {after}")
-            except Exception as exc:  # refused: 401 on the next request
-                return before, None if not isinstance(exc, AssertionError) else exc
+            except MCPError as exc:  # the next request got a 401
+                return before, None if "error response" in str(exc) else exc
 
-    before, failure = asyncio.run(revoked_mid_session())
+    before, failure = asyncio.run(revoked_mid_session())  # type: ignore[misc]
     assert not before.is_error and failure is None
     assert post_initialize(server_url, f"Bearer {key}").status_code == 401
 
