@@ -3,6 +3,7 @@ manages the API keys HTTP callers present; `mcp calls` shows the call log."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -106,3 +107,28 @@ def calls_command(limit: Annotated[int, typer.Option(help="Show at most this man
 
 def register(app: typer.Typer) -> None:
     app.add_typer(mcp_app, name="mcp")
+
+
+@mcp_app.command("bench")
+def bench_command(
+    qa: Annotated[Path, typer.Option(help="A docs QA file (JSON lines); its questions are the queries.")],
+    rounds: Annotated[int, typer.Option(help="Passes over the questions.")] = 5,
+    k: Annotated[int, typer.Option(help="Hits per search.")] = 5,
+) -> None:
+    """search_docs p50/p95 over MCP HTTP (child server, temporary key) vs the in-process call."""
+    from docsassistant.mcp.latency import bench_http_search
+
+    with friendly_errors(OSError, RuntimeError):
+        figures = bench_http_search(qa, rounds, k)
+    for side in ("in_process", "http"):
+        f = figures[side]
+        out.print(
+            f"{side:>10}: n={f['n']} p50 {f['p50_ms']:.2f} ms  p95 {f['p95_ms']:.2f} ms  "
+            f"mean {f['mean_ms']:.2f} ms  max {f['max_ms']:.2f} ms",
+            highlight=False,
+        )
+    out.print(
+        f"HTTP / in-process: p95 x{figures['p95_ratio']:.3f}, p50 x{figures['p50_ratio']:.3f} "
+        f"(target p95 <= 2x); load average {figures['load_average']}",
+        highlight=False,
+    )
