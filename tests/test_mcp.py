@@ -17,7 +17,7 @@ from mcp_helpers import (
     stdio_client,
 )
 
-from docsassistant.mcp.call_log import recent_calls
+from docsassistant.mcp.call_log import Caller, log_call, recent_calls
 from docsassistant.mcp.keys import add_key, find_key, list_keys, revoke_key
 from docsassistant.mcp.server import build_server
 from docsassistant.readonly_sql import count_chunks
@@ -174,3 +174,27 @@ def test_ask_docs_stays_inside_the_key(two_components: dict[str, int], cooperati
     assert "may not read component 'beta'" in error_text(beta_component)
     assert "the limit is 4,000" in error_text(too_long)
     revoke_key("ask-alpha")
+
+
+def test_keys_cli_shows_the_secret_once(two_components: dict[str, int]) -> None:
+    from typer.testing import CliRunner
+
+    from docsassistant.cli import app
+
+    runner = CliRunner()
+    added = runner.invoke(app, ["mcp", "keys", "add", "cli-bot", "--components", "alpha, BETA"])
+    assert added.exit_code == 0, added.output
+    secret = added.output.strip().splitlines()[-1]
+    assert secret.startswith("da_") and "alpha, beta" in added.output
+    assert find_key(secret).components == ["alpha", "beta"]
+    listed = runner.invoke(app, ["mcp", "keys", "list"])
+    assert "cli-bot  alpha, beta" in listed.output and secret not in listed.output
+    neither = runner.invoke(app, ["mcp", "keys", "add", "x"])
+    assert neither.exit_code != 0 and "--all-components" in neither.output
+    assert runner.invoke(app, ["mcp", "keys", "revoke", "cli-bot"]).exit_code == 0
+    again = runner.invoke(app, ["mcp", "keys", "revoke", "cli-bot"])
+    assert again.exit_code == 1 and "No active key named 'cli-bot'" in again.output
+    assert find_key(secret) is None
+    log_call(Caller(name="cli-bot"), "count_chunks", {"component": "alpha"}, result_count=2, error=None, duration_ms=1.5)
+    shown = runner.invoke(app, ["mcp", "calls", "--limit", "1"]).output
+    assert "cli-bot" in shown and "count_chunks" in shown and "1.5 ms" in shown
