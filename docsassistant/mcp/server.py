@@ -67,17 +67,25 @@ def _call(ctx: Context, tool: str, arguments: dict[str, Any], body: Callable[[Ca
         error = _error_text(exc)
         raise ToolError(error) from exc
     finally:
-        count = len(result) if isinstance(result, list) else (None if result is None else 1)
-        if isinstance(result, ChunkCount):
-            count = result.chunks
         log_call(
             caller,
             tool,
             arguments,
-            result_count=count,
+            result_count=_result_count(result),
             error=error,
             duration_ms=(time.perf_counter() - started) * 1000,
         )
+
+
+def _result_count(result: Any) -> int | None:
+    """Hits or components listed, chunks counted, or citations of an answer."""
+    if isinstance(result, list):
+        return len(result)
+    if isinstance(result, ChunkCount):
+        return result.chunks
+    if isinstance(result, dict):
+        return len(result.get("citations") or [])
+    return None
 
 
 def search_docs(query: str, ctx: Context, component: str | None = None, k: int = 5) -> list[SearchHit]:
