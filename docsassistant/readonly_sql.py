@@ -6,7 +6,7 @@ Every statement runs inside a READ ONLY transaction under `SET LOCAL ROLE docs_r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import sqlalchemy as sa
@@ -20,7 +20,8 @@ COUNT_CHUNKS_SQL = sa.text(
     """
     SELECT count(*) AS chunks, count(DISTINCT c.document_id) AS documents
     FROM chunks c
-    WHERE (CAST(:component AS text) IS NULL OR c.component = :component)"""
+    WHERE (CAST(:component AS text) IS NULL OR c.component = :component)
+      AND (CAST(:allowed AS text[]) IS NULL OR c.component = ANY(CAST(:allowed AS text[])))"""
 )
 
 
@@ -37,10 +38,19 @@ def readonly_connection(settings: Settings | None = None) -> Iterator[sa.Connect
             tx.rollback()  # nothing to keep; also resets the role
 
 
-def count_chunks(component: str | None = None, *, settings: Settings | None = None) -> dict:
-    """Count the indexed chunks (and documents) of one component, or of all when None."""
+def count_chunks(
+    component: str | None = None,
+    *,
+    settings: Settings | None = None,
+    allowed_components: Sequence[str] | None = None,
+) -> dict:
+    """Count the indexed chunks (and documents) of one component, or of all when None.
+
+    `allowed_components` (None: all) limits the count to those components, in the query.
+    """
     if component is not None:
         component = component.strip().lower() or None
+    allowed = None if allowed_components is None else [c.strip().lower() for c in allowed_components]
     with readonly_connection(settings) as conn:
-        row = conn.execute(COUNT_CHUNKS_SQL, {"component": component}).mappings().one()
+        row = conn.execute(COUNT_CHUNKS_SQL, {"component": component, "allowed": allowed}).mappings().one()
     return {"component": component, "chunks": int(row["chunks"]), "documents": int(row["documents"])}

@@ -36,7 +36,7 @@ def migrate(engine: Engine, embedding_dim: int) -> None:
     cfg.attributes["embedding_dim"] = embedding_dim
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, "heads")  # branches re-chained on merge
 
 
 def stored_model(engine: Engine) -> tuple[str, int, str] | None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -33,6 +34,8 @@ from docsassistant.config import Settings, get_settings
 from docsassistant.conversations import touch_conversation
 from docsassistant.db import libpq_uri
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
+from docsassistant.readonly_sql import count_chunks
+from docsassistant.search import search_docs
 
 # Answer tokens are streamed from these nodes (decide answers greetings and declines).
 TOKEN_NODES = ("generate", "decide")
@@ -73,6 +76,7 @@ def stream_turn(
     settings: Settings | None = None,
     llm: BaseChatModel | None = None,
     busy_wait_s: float = BUSY_WAIT_S,
+    allowed_components: Sequence[str] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Run one turn, yielding trace events, `token` events and finally
     `{"type": "turn_complete", "thread_id", "record": TurnRecord}`.
@@ -80,6 +84,7 @@ def stream_turn(
     Refused before anything is written: bad input (`InputError`), Ollama unavailable
     (`ModelUnavailable`), another turn running on the thread (`ThreadBusy`, after
     waiting `busy_wait_s`). From then on the turn is recorded, whatever fails.
+    `allowed_components` (an MCP key's; None: all) limits every search and count.
     """
     settings = settings or get_settings()
     question = clean_question(question)
@@ -94,7 +99,7 @@ def stream_turn(
         adopt_legacy_turns(thread_id, settings=settings)
         running = start_turn(thread_id, question, component or None, settings=settings)
         try:
-            record = yield from _run_graph(graph, running, llm, settings)
+            record = yield from _run_graph(graph, running, llm, settings, allowed_components)
         except GeneratorExit:  # the caller stopped reading (a closed page): say so, then stop
             finish_turn(_stopped(running, CANCELLED), settings=settings)
             raise
@@ -127,11 +132,18 @@ def _stopped(
 
 
 def _run_graph(
-    graph: CompiledStateGraph, running: TurnRecord, llm: BaseChatModel, settings: Settings
+    graph: CompiledStateGraph,
+    running: TurnRecord,
+    llm: BaseChatModel,
+    settings: Settings,
+    allowed_components: Sequence[str] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Stream the graph for one turn; returns its record (completed, or failed on any error)."""
     limits = AgentLimits.from_settings(settings)
     context = AgentContext(llm=llm, limits=limits, deadline=time.monotonic() + limits.turn_timeout_s)
+    if allowed_components is not None:
+        context.search = partial(search_docs, allowed_components=allowed_components)
+        context.count = partial(count_chunks, allowed_components=allowed_components)
     config = config_for(running.thread_id or "", settings)
     trace: list[dict[str, Any]] = []
     try:

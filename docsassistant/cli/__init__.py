@@ -10,6 +10,7 @@ from docsassistant.cli import (
     conversation_commands,
     eval_commands,
     graph_commands,
+    mcp_commands,
     store_commands,
 )
 
@@ -24,6 +25,7 @@ app_commands.register(app)
 eval_commands.register(app)
 conversation_commands.register(app)
 graph_commands.register(app)
+mcp_commands.register(app)
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Commands around the app: bootstrap (used by `make run`) and the MCP server."""
+"""Commands around the app: bootstrap (used by `make run`)."""
 
 from __future__ import annotations
 
@@ -24,13 +24,5 @@ def bootstrap() -> None:
     console.print(f"Indexed the bundled docs/ as component '{BUNDLED_COMPONENT}': {counts}.")
 
 
-def mcp() -> None:
-    """Serve search_docs as an MCP tool on stdio (for other agents)."""
-    from docsassistant.mcp_server import main
-
-    main()
-
-
 def register(app: typer.Typer) -> None:
     app.command()(bootstrap)
-    app.command()(mcp)
