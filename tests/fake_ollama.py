@@ -61,8 +61,26 @@ def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in STOPWORDS}
 
 
+_EVIDENCE_RE = re.compile(r"<<<EVIDENCE (\w+)>>>\n(.*?)\n<<<END EVIDENCE \1>>>", re.DOTALL)
+_ITEM_RE = re.compile(r"^\[(\d+)\] ([^\n§]*?)(?: § ([^\n]*))?$", re.MULTILINE)
+
+
+def _parse_evidence(text: str) -> list[dict[str, Any]]:
+    """Items of the generic evidence block: ``[n] <source_path>`` lines, then their text."""
+    docs: list[dict[str, Any]] = []
+    for _nonce, body in _EVIDENCE_RE.findall(text):
+        heads = list(_ITEM_RE.finditer(body))
+        for i, head in enumerate(heads):
+            end = heads[i + 1].start() if i + 1 < len(heads) else len(body)
+            text_ = body[head.end() : end].strip()
+            docs.append({"id": head.group(1), "source": head.group(2), "section": head.group(3) or "", "text": text_})
+    return docs
+
+
 def _parse_documents(text: str) -> list[dict[str, Any]]:
-    """Extract ``<document id="N" ...>text</document>`` blocks (attributes + ``text``)."""
+    """Extract the evidence block's items, or ``<document id="N" ...>text</document>`` blocks."""
+    if evidence := _parse_evidence(text):
+        return evidence
     docs = []
     for attrs, body in _DOC_RE.findall(text):
         doc: dict[str, Any] = dict(_ATTR_RE.findall(attrs))
@@ -113,12 +131,16 @@ class _Conversation:
     def answer_under_check(self) -> str:
         """The text after an ``Answer:`` line of the last user message (up to ``<documents>``)."""
         match = re.search(r"^\s*Answer:\s*(.*)", self.user_text, re.MULTILINE | re.DOTALL)
-        return match.group(1).split("<documents>")[0].strip() if match else ""
+        return match.group(1).split("<documents>")[0].strip() if match else self.user_text.strip()
 
     def documents(self) -> list[dict[str, Any]]:
-        """Documents in the last user message or later messages, else in system messages."""
+        """Documents in the last user message or later messages, else in the latest message
+        holding any, else in system messages."""
         for message in self.messages[max(self.last_user, 0) :]:
             if docs := _parse_documents(message.get("content") or ""):
+                return docs
+        for message in reversed(self.messages[: max(self.last_user, 0)]):
+            if message.get("role") == "user" and (docs := _parse_documents(message.get("content") or "")):
                 return docs
         system = [m for m in self.messages if m.get("role") == "system"]
         return _parse_documents("\n".join(m.get("content") or "" for m in system))

@@ -431,7 +431,7 @@ def test_injected_agent_prompt_is_flagged_and_kept_out_of_every_prompt(
     index_paths([tmp_path / "build"], component="build", base=tmp_path)
     record = run_turn("What does the experimental planner of the build agent do?")
 
-    (flagged,) = [f for f in record["flags"] if f["kind"] == "suspected_injection"]
+    (flagged,) = [f for f in record["flags"] if f["kind"] == "injection_suspected"]
     assert flagged["source_path"] == "build/agent.md"
     suspicious = [s for s in record["sources"] if s["suspicious"]]
     assert suspicious and suspicious[0]["chunk_id"] == flagged["chunk_id"]
@@ -587,7 +587,7 @@ def test_answer_whose_verification_failed_is_flagged_unverified(corpus: Path, ro
     routed.queues["verify"].append(("error", (500, "model runner crashed")))
     record = run_turn("How does the HTTP client retry failed requests?")
     assert "three times" in record["answer"] and record["citations"]
-    assert flag_kinds(record) == ["unverified"]
+    assert flag_kinds(record) == ["not_verified"]
     assert record["verification"]["status"] == "unverified"
 
 
@@ -668,7 +668,7 @@ def test_verifier_reply_that_is_not_json_leaves_the_answer_unverified(
     routed.script("verify", "Everything checks out!")
     record = run_turn("How does the HTTP client retry failed requests?")
     assert record["verification"]["status"] == "unverified"
-    assert "unverified" in flag_kinds(record)
+    assert "verification_unreadable" in flag_kinds(record)
     assert "three times" in record["answer"]
 
 

@@ -388,7 +388,7 @@ def test_verify_node_unreadable_reply_is_unverified(fake: FakeOllama) -> None:
     }
     update = verify(state, runtime_for(fake))
     assert update["verification"]["status"] == "unverified"
-    assert [e["kind"] for e in update["trace"] if e["type"] == "flag"] == ["unverified"]
+    assert [e["kind"] for e in update["trace"] if e["type"] == "flag"] == ["verification_unreadable"]
 
 
 def test_verify_node_never_sends_injected_text(fake: FakeOllama) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from docsassistant.cli import agent_commands, app_commands, eval_commands, store_commands
+from docsassistant.cli import agent_commands, app_commands, eval_commands, safety_commands, store_commands
 
 app = typer.Typer(
     help="DocsAssistant: index documentation and ask questions about it.",
@@ -15,6 +15,7 @@ store_commands.register(app)
 agent_commands.register(app)
 app_commands.register(app)
 eval_commands.register(app)
+safety_commands.register(app)
 
 
 def main() -> None:

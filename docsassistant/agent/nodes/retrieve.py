@@ -66,7 +66,7 @@ def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
                 hit["prompt_text"] = redact_injection(hit["content"])
                 trace.append(
                     flag(
-                        "suspected_injection",
+                        "injection_suspected",
                         f"{hit['source_path']} contains text addressed to an AI model ({', '.join(reasons)}); it was redacted.",
                         source_path=hit["source_path"],
                         chunk_id=hit["chunk_id"],
