@@ -34,7 +34,10 @@ def _chunks(settings: Settings, component: str | None, batch: int = 500) -> Iter
     after = 0
     while True:
         with engine.connect() as conn:
-            rows = [dict(r._mapping) for r in conn.execute(query, {"component": component, "after": after, "batch": batch})]
+            rows = [
+                dict(r._mapping)
+                for r in conn.execute(query, {"component": component, "after": after, "batch": batch})
+            ]
         if not rows:
             return
         yield rows

@@ -125,22 +125,18 @@ class _Conversation:
     def question(self) -> str:
         """The ``Question:`` line of the last user message, else its whole content."""
         match = re.search(r"^\s*Question:\s*(.+)$", self.user_text, re.MULTILINE)
-        return (match.group(1) if match else self.user_text).strip()
+        return (match.group(1) if match else _EVIDENCE_RE.sub("", self.user_text)).strip()
 
     @property
     def answer_under_check(self) -> str:
         """The text after an ``Answer:`` line of the last user message (up to ``<documents>``)."""
         match = re.search(r"^\s*Answer:\s*(.*)", self.user_text, re.MULTILINE | re.DOTALL)
-        return match.group(1).split("<documents>")[0].strip() if match else self.user_text.strip()
+        return match.group(1).split("<documents>")[0].strip() if match else _EVIDENCE_RE.sub("", self.user_text).strip()
 
     def documents(self) -> list[dict[str, Any]]:
-        """Documents in the last user message or later messages, else in the latest message
-        holding any, else in system messages."""
+        """Documents in the last user message or later messages, else in system messages."""
         for message in self.messages[max(self.last_user, 0) :]:
             if docs := _parse_documents(message.get("content") or ""):
-                return docs
-        for message in reversed(self.messages[: max(self.last_user, 0)]):
-            if message.get("role") == "user" and (docs := _parse_documents(message.get("content") or "")):
                 return docs
         system = [m for m in self.messages if m.get("role") == "system"]
         return _parse_documents("\n".join(m.get("content") or "" for m in system))

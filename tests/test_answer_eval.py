@@ -14,17 +14,40 @@ from docsassistant.evaluation import QAQuestion
 from docsassistant.ingest import index_paths
 
 QA = [
-    {"id": "s1", "type": "single", "component": "core", "question": "How often does the HTTP client retry failed requests?",
-     "sources": ["core/retries.md"]},
-    {"id": "s2", "type": "single", "component": "core", "question": "What is the default request timeout?",
-     "sources": ["core/timeouts.md"]},
-    {"id": "c1", "type": "count", "component": "core", "question": "How many chunks does the core component have?"},
-    {"id": "u1", "type": "unanswerable", "component": "core", "question": "Which quantum flux capacitor is supported?"},
+    {
+        "id": "s1",
+        "type": "single",
+        "component": "core",
+        "question": "How often does the HTTP client retry failed requests?",
+        "sources": ["core/retries.md"],
+    },
+    {
+        "id": "s2",
+        "type": "single",
+        "component": "core",
+        "question": "What is the default request timeout?",
+        "sources": ["core/timeouts.md"],
+    },
+    {
+        "id": "c1",
+        "type": "count",
+        "component": "core",
+        "question": "How many chunks does the core component have?",
+    },
+    {
+        "id": "u1",
+        "type": "unanswerable",
+        "component": "core",
+        "question": "Which quantum flux capacitor is supported?",
+    },
 ]
 
 
 def test_eval_answers_reports_per_question_type(clean_db, cooperative_ollama, tmp_path: Path) -> None:
-    write(tmp_path / "core" / "retries.md", "# Retries\n\nThe HTTP client retries failed requests three times.\n")
+    write(
+        tmp_path / "core" / "retries.md",
+        "# Retries\n\nThe HTTP client retries failed requests three times.\n",
+    )
     write(tmp_path / "core" / "timeouts.md", "# Timeouts\n\nThe default request timeout is thirty seconds.\n")
     index_paths([tmp_path / "core"], component="core", base=tmp_path)
     qa = write(tmp_path / "qa.jsonl", "\n".join(json.dumps(q) for q in QA))

@@ -5,20 +5,28 @@ tests/fixtures/injection_positive.txt: injected orders, many paraphrased (none i
 phrasing from docsassistant/agent/injection_phrasings.py). tests/fixtures/injection_benign.txt:
 documentation lines that look like instructions, JSON (with "command") or role labels.
 Lines alternate between the dev half (even line numbers) and the test half (odd).
+
+Two held-out sets measure what the dev/test split cannot: the cue patterns and known
+phrasings were written while reading the misses on all of dev and test, so the test half is
+not blind. injection_holdout_*: written after that, then used once more to adjust the cues
+(no longer blind either). injection_holdout2_*: written after the last change and never used
+to change anything: its recall is the honest estimate for unseen paraphrases. Only
+precision (misfires) is asserted on the held-out sets; their recall is printed.
 """
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 import pytest
 
 from docsassistant.agent import safety
-from docsassistant.agent.injection_phrasings import PHRASINGS
+from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PRECISION_TARGET, RECALL_TARGET = 0.95, 0.90
-GRID = [round(0.40 + 0.02 * i, 2) for i in range(21)]  # 0.40 … 0.80
+GRID = [round(-0.30 + 0.02 * i, 2) for i in range(31)]  # similarity margins -0.30 … 0.30
 
 
 def _lines(name: str) -> list[str]:
@@ -36,16 +44,17 @@ def _halves() -> dict[str, list[tuple[str, bool]]]:
     }
 
 
+def evidence_of(texts: list[str]) -> list[list[safety.Evidence]]:
+    """The detector's evidence for every sentence of every text (one embedding batch)."""
+    split = [[t[a:b] for a, b in safety.sentences(t)] for t in texts]
+    flat = iter(safety.sentence_evidence([s for sentences in split for s in sentences]))
+    return [[next(flat) for _ in sentences] for sentences in split]
+
+
 @pytest.fixture(scope="module")
 def evidence(embedder) -> dict[str, list[list[safety.Evidence]]]:
     """For each half, the detector's evidence for every sentence of every line."""
-    out = {}
-    for half, items in _halves().items():
-        out[half] = []
-        for text, _ in items:
-            spans = safety.sentences(text)
-            out[half].append(safety.sentence_evidence([text[a:b] for a, b in spans]))
-    return out
+    return {half: evidence_of([t for t, _ in items]) for half, items in _halves().items()}
 
 
 def _score(items: list[tuple[str, bool]], ev: list[list[safety.Evidence]], alone: float, with_cue: float):
@@ -60,31 +69,38 @@ def _score(items: list[tuple[str, bool]], ev: list[list[safety.Evidence]], alone
 
 
 def choose_thresholds(items, ev) -> tuple[float, float]:
-    """The best recall with precision ≥ 0.97 on dev (margin over the 0.95 target); ties go to
-    the higher thresholds (fewer false alarms on text the fixtures do not cover)."""
-    best: tuple[float, float, float, float] | None = None
+    """On dev: the best recall with precision ≥ 0.97 (a margin over the 0.95 target); among
+    the pairs reaching it, the middle one (the median `alone`, then the median `with_cue`),
+    so neither threshold sits on the edge of what the dev lines allow."""
+    feasible = []
     for alone in GRID:
         for with_cue in [t for t in GRID if t <= alone]:
             precision, recall, _ = _score(items, ev, alone, with_cue)
             if precision >= 0.97:
-                key = (recall, alone + with_cue, alone, with_cue)
-                if best is None or key > best:
-                    best = key
-    assert best is not None, "no thresholds reach precision 0.97 on the dev half"
-    return best[2], best[3]
+                feasible.append((recall, alone, with_cue))
+    assert feasible, "no thresholds reach precision 0.97 on the dev half"
+    top = max(f[0] for f in feasible)
+    pairs = [(a, c) for r, a, c in feasible if r == top]
+    alone = statistics.median_low(sorted({a for a, _ in pairs}))
+    return alone, statistics.median_low(sorted(c for a, c in pairs if a == alone))
 
 
 def test_fixture_set_is_large_and_separate_from_the_known_phrasings() -> None:
     positives, benign = _lines("injection_positive.txt"), _lines("injection_benign.txt")
     assert len(positives) >= 40 and len(benign) >= 200
     assert len(set(positives)) == len(positives) and len(set(benign)) == len(benign)
-    assert not set(PHRASINGS) & set(positives)
+    every_fixture = set(positives) | set(benign)
+    for name in ("holdout", "holdout2"):
+        every_fixture |= set(_lines(f"injection_{name}_positive.txt")) | set(
+            _lines(f"injection_{name}_benign.txt")
+        )
+    assert not (set(PHRASINGS) | set(DOCUMENTATION)) & every_fixture
 
 
 def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
     halves = _halves()
     alone, with_cue = choose_thresholds(halves["dev"], evidence["dev"])
-    shipped = (safety.SIMILARITY_ALONE, safety.SIMILARITY_WITH_CUE)
+    shipped = (safety.MARGIN_ALONE, safety.MARGIN_WITH_CUE)
     for half in ("dev", "test"):
         precision, recall, misses = _score(halves[half], evidence[half], *shipped)
         print(
@@ -96,6 +112,19 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
     assert shipped == (alone, with_cue), f"the shipped thresholds are not the dev choice {alone, with_cue}"
     precision, recall, misses = _score(halves["test"], evidence["test"], *shipped)
     assert precision >= PRECISION_TARGET and recall >= RECALL_TARGET, misses
+
+
+@pytest.mark.parametrize("name", ["holdout", "holdout2"])
+def test_held_out_sets_rarely_misfire(embedder, name: str) -> None:
+    items = [(t, True) for t in _lines(f"injection_{name}_positive.txt")] + [
+        (t, False) for t in _lines(f"injection_{name}_benign.txt")
+    ]
+    ev = evidence_of([t for t, _ in items])
+    precision, recall, misses = _score(items, ev, safety.MARGIN_ALONE, safety.MARGIN_WITH_CUE)
+    print(f"\n{name}: {len(items)} lines, precision {precision:.3f}, recall {recall:.3f}")
+    for miss in misses:
+        print(f"  wrong: {miss}")
+    assert precision >= PRECISION_TARGET, misses
 
 
 @pytest.mark.parametrize(

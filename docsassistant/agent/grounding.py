@@ -32,7 +32,9 @@ def judge(cited: list[int], claims: list[ClaimCheck] | None, obeyed: list[str]) 
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
     if claims is None:
-        flags.append(("verification_unreadable", "The verifier's reply could not be read; the answer is unchecked."))
+        flags.append(
+            ("verification_unreadable", "The verifier's reply could not be read; the answer is unchecked.")
+        )
         return Verdict(status="failed" if obeyed else "unverified", flags=flags)
     if not claims:
         flags.append(("verification_empty", "The verifier found no claims to check."))
@@ -40,7 +42,9 @@ def judge(cited: list[int], claims: list[ClaimCheck] | None, obeyed: list[str]) 
     unsupported = [c.claim for c in claims if not c.supported]
     if unsupported:
         flags.append(("unsupported_claims", f"{len(unsupported)} claim(s) not supported by the sources."))
-    off_citation = [c.claim for c in claims if c.supported and not (c.sources and set(c.sources) <= set(cited))]
+    off_citation = [
+        c.claim for c in claims if c.supported and not (c.sources and set(c.sources) <= set(cited))
+    ]
     if off_citation:
         flags.append(
             ("citation_mismatch", f"{len(off_citation)} claim(s) rest on sources the answer does not cite.")
@@ -64,23 +68,50 @@ def obeyed_orders(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     """Payloads of orders removed from the sources that show up in the answer anyway.
 
     What an injected order wants said is usually spelled out: a quoted phrase, a URL, a
-    shouted token ("reply only with PWNED"). The answer repeating one of those, or showing
-    a URL that is in no evidence the model was given, carries the order out.
+    shouted token ("reply only with BANANA"). The answer repeating one of those (as a whole
+    word or phrase) carries the order out.
     """
     from docsassistant.agent.safety import removed_sentences  # safety loads the embedder lazily
 
-    answer_low = answer.lower()
     found: list[str] = []
     for source in sources:
         for sentence in removed_sentences(source):
             for payload in _payloads(sentence):
-                if payload.lower() in answer_low and payload not in found:
+                said = re.search(rf"(?<!\w){re.escape(payload)}(?!\w)", answer, re.I)
+                if said and payload not in found:
                     found.append(payload)
-    shown = " ".join((s.get("prompt_text") or s.get("content") or "") for s in sources)
-    found += [url for url in _URL.findall(answer) if url not in shown and url not in found]
     return found
+
+
+# Shouted words that are emphasis or acronyms, not a payload.
+_NOT_PAYLOADS = {
+    "IMPORTANT",
+    "NOTE",
+    "WARNING",
+    "SYSTEM",
+    "ASSISTANT",
+    "USER",
+    "NEVER",
+    "ALWAYS",
+    "MUST",
+    "ONLY",
+    "JSON",
+    "HTTP",
+    "HTTPS",
+    "API",
+    "URL",
+    "NOT",
+    "AND",
+    "THE",
+    "NOTICE",
+    "MODEL",
+    "STOP",
+    "READ",
+    "THIS",
+}
 
 
 def _payloads(sentence: str) -> list[str]:
     quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence)]
-    return quoted + _URL.findall(sentence) + _SHOUTED.findall(sentence)
+    shouted = [w for w in _SHOUTED.findall(sentence) if w not in _NOT_PAYLOADS]
+    return [p.strip() for p in quoted if p.strip()] + _URL.findall(sentence) + shouted

@@ -4,15 +4,17 @@ A documentation page may embed prompt-injection text (on purpose, or by quoting 
 framework's prompt). Each sentence is judged on its own, two ways:
 
 * patterns for the unmistakable forms (chat-template tokens, "ignore the previous
-  instructions", "you are now ...");
-* similarity, with the embedding model the app already loads, to known injection
-  phrasings (`injection_phrasings.py`), which catches paraphrases. A sentence that also
-  addresses a model or a reader's reply ("you", "assistant", "respond") needs less.
+  instructions", "you are now a ...");
+* the similarity margin, with the embedding model the app already loads: how much closer
+  the sentence is to known injection phrasings than to known documentation about models
+  and prompts (`injection_phrasings.py`). That catches paraphrases. A sentence with a cue
+  that it speaks to the reading model ("your answer", "you were told", "in this
+  conversation") needs a lower margin than one without.
 
 Only the flagged sentences leave the prompt; the rest of the chunk stays evidence. Role
 labels ("System: Linux"), JSON with "command" and ordinary imperative documentation
-("Ignore this warning on Java 17") must pass: the fixture tests measure both sides.
-Thresholds were chosen on the dev half of tests/fixtures/injection_lines.jsonl.
+("Ignore this warning on Java 17") must pass: tests/test_injection_detection.py measures
+both sides; the thresholds were chosen there on the dev half of the fixtures.
 """
 
 from __future__ import annotations
@@ -30,10 +32,13 @@ REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
 MARGIN_ALONE = 0.24
-MARGIN_WITH_CUE = -0.14
+MARGIN_WITH_CUE = -0.06
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("chat-template-token", re.compile(r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant)\|>")),
+    (
+        "chat-template-token",
+        re.compile(r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant)\|>"),
+    ),
     (
         "ignore-instructions",
         re.compile(
@@ -63,33 +68,40 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
-# Words that make a sentence a candidate for the (slower) similarity check at all.
-_CANDIDATE = re.compile(
-    r"\b(you|your|assistant|ai|model|llm|gpt|chatbot|bot|instructions?|prompt|repl\w*|respon\w*|"
-    r"answer\w*|output|say|print|repeat|ignore|disregard|forget|pretend|act|role\w*|obey|comply|"
-    r"override|bypass|reveal|rules|guidance|user|reader|tell|include|append|visit|link|tool|"
-    r"function|call|execute|write|start|end|cite|recommend)\b",
-    re.I,
-)
+# Sentences shorter than this many words ("}", "GOALS:") are not worth an embedding.
+_MIN_WORDS = 3
 # Cues that a sentence speaks to the reading model, or orders its reply, rather than telling
 # a person how a system works ("your API key" is a person's; "your answer" is a model's).
 _CUE = re.compile(
     r"\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|output|instructions|rules|guidelines|"
-    r"guidance|restrictions|directives|prompt|system prompt|configuration|developers?|operator|"
+    r"guidance|restrictions|directives|prompt|system prompt|developers?|operator|"
     r"purpose|task|role)\b"
     r"|\byou (?:were|have been|are being) (?:given|told|instructed|updated)\b|\byou received\b"
     r"|\b(?:tell|ask|inform|remind|warn) (?:the |any |all )?(?:users?|readers?)\b"
     r"|\b(?:if you are|as) an? (?:ai|llm|language model|assistant|chatbot)\b"
-    r"|\b(?:every|each|any) (?:of your )?(?:questions?|answers?|repl(?:y|ies)|responses?)\b"
+    r"|\b(?:to|in|with|end|start|close) (?:every|each|any) (?:of your )?(?:questions?|answers?|repl(?:y|ies)|responses?)\b"
+    r"|\b(?:answer|reply|respond)\w* (?:to )?(?:every|each|any)\b"
     r"|\b(?:in|to|into) (?:your|the) (?:answer|reply|response)\b"
-    r"|\b(?:from now on|from here on|instead of answering|regardless of|whatever the question)\b"
-    r"|\b(?:reply|respond|answer)(?: only)? (?:with|that|by saying)\b"
+    r"|\b(?:from now on|from here on|instead of answering|regardless of|whatever the question|"
+    r"whatever (?:is|you are|they) asked|only ever (?:answer|reply|respond))\b"
+    r"|(?:^|[,;:]\s*)(?:reply|respond|answer) (?:with|that|by saying)\b|\b(?:reply|respond|answer) only\b"
     r"|\b(?:ignore|disregard|forget) (?:what|whatever|everything)\b"
     r"|\b(?:pretend|act as|roleplay|role-play|imagine)\b[^.]{0,20}\byou\b|\byour (?:\w+ )?tools?\b"
     r"|\b(?:note|message|notice|attention|hey|dear)\b[^.]{0,30}\b(?:ai|assistants?|models?|llms?|chatbots?|agents?)\b"
     r"|\b(?:models?|assistants?|ai|llms?|chatbots?|agents?) (?:must|should|shall|will) (?:stop|ignore|never|"
     r"always|not|only|tell|say|reply|respond|answer)\b"
-    r"|\b(?:before|instead of|without) (?:answering|replying|responding)\b|\bwhat the user\b",
+    r"|\b(?:before|instead of|without) (?:answering|replying|responding)\b|\bwhat the user\b"
+    r"|\byou (?:started|were (?:assigned|initiali[sz]ed|configured|created|set up)|are an? (?:\w+ )?"
+    r"(?:assistant|ai|agent|bot|model|chatbot))\b"
+    r"|\b(?:this|the current) (?:conversation|chat|session|dialogue)\b"
+    r"|\bwhen (?:you )?(?:respond|reply|answer)\w*\b|\bwhen asked about\b"
+    r"|\b(?:reply|answer|response) you (?:give|write|produce|return|send)\b"
+    r"|\b(?:whoever|anyone|any (?:ai|system|agent|program)) (?:is )?(?:generating|writing|producing|"
+    r"reading|processing|parsing)\b"
+    r"|\b(?:person|human|user) you(?:'re| are) (?:chatting|talking|speaking)\b"
+    r"|\bas your (?:first|last|only) (?:line|word|sentence|output)\b"
+    r"|^\W*(?:model|assistant|ai|llm|chatbot|bot|agent)\s*,"
+    r"|\bautomated (?:assistants?|agents?|readers?)\b",
     re.I,
 )
 # A sentence ends at . ! ? before whitespace, or at a line end ("example.com" does not end one).
@@ -119,7 +131,7 @@ class Evidence(BaseModel):
 
 def sentence_evidence(items: list[str]) -> list[Evidence]:
     """Patterns, similarity margin and cue for each sentence (one embedding batch)."""
-    candidates = [i for i, s in enumerate(items) if _CANDIDATE.search(s)]
+    candidates = [i for i, s in enumerate(items) if len(s.split()) >= _MIN_WORDS]
     margins = np.full(len(items), -1.0, dtype=np.float32)
     if candidates:
         vectors = _embedder().embed_documents([items[i] for i in candidates])
@@ -153,7 +165,9 @@ def judge_sentences(items: list[str]) -> list[Finding | None]:
     results: list[Finding | None] = []
     for sentence, evidence in zip(items, sentence_evidence(items), strict=True):
         reasons = decide(evidence)
-        results.append(Finding(sentence=sentence, reasons=reasons, margin=evidence.margin) if reasons else None)
+        results.append(
+            Finding(sentence=sentence, reasons=reasons, margin=evidence.margin) if reasons else None
+        )
     return results
 
 

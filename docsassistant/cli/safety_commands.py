@@ -27,7 +27,10 @@ def scan_injection(
         scanned, flagged = scan_store(component)
     for chunk in flagged:
         where = f"{chunk.component}/{chunk.source_path}" + (f" § {chunk.section}" if chunk.section else "")
-        console.print(f"[bold]#{chunk.chunk_id}[/] {where}  ({', '.join(chunk.reasons)}; margin {chunk.margin:+.3f})", highlight=False)
+        console.print(
+            f"[bold]#{chunk.chunk_id}[/] {where}  ({', '.join(chunk.reasons)}; margin {chunk.margin:+.3f})",
+            highlight=False,
+        )
         for sentence in chunk.sentences:
             console.print(f"    {' '.join(sentence.split())[:200]}", highlight=False, markup=False)
     seconds = time.perf_counter() - start

@@ -13,7 +13,7 @@ from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.nodes.common import chunks_by_ids, traced
-from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_notes
+from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_system, with_evidence
 from docsassistant.agent.state import AgentState
 
 PARTIAL_CAVEAT = (
@@ -25,7 +25,14 @@ PARTIAL_CAVEAT = (
 def source_record(n: int, chunk: dict[str, Any]) -> dict[str, Any]:
     """A numbered source as stored with the turn (enough to render it later)."""
     keys = (
-        "chunk_id", "source_path", "title", "section", "component", "score", "content", "suspicious",
+        "chunk_id",
+        "source_path",
+        "title",
+        "section",
+        "component",
+        "score",
+        "content",
+        "suspicious",
         "prompt_text",
     )
     return {"n": n, **{k: chunk.get(k) for k in keys}}
@@ -48,22 +55,16 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     evidence = fit_chunks(chunks_by_ids(state, state.get("relevant_ids", [])), budget)
     caveat = "" if state.get("sufficient") else PARTIAL_CAVEAT
     drop = state.get("unsupported") if state.get("regenerate") else None
-    documents = format_documents(evidence)
-    prompt = [
-        SystemMessage(GENERATE_SYSTEM),
-        *history,
-        HumanMessage(f"{documents}\n{generate_notes(caveat, drop)}".rstrip()),
-        HumanMessage(question),  # last: what the reply must answer
-    ]
-    reply = invoke(ctx.llm, prompt)
+    request = HumanMessage(with_evidence(format_documents(evidence), question))
+    reply = invoke(ctx.llm, [SystemMessage(generate_system(caveat, drop)), *history, request])
     costs = [usage(reply)]
     trace: list[dict[str, Any]] = []
     answer, used, bogus = _read_reply(reply, len(evidence), trace)
     cite_retry = bool(answer.strip()) and not used
     if cite_retry:
         # One more call, told to cite (issue: answers with no [n] were shown as grounded).
-        prompt[-2] = HumanMessage(f"{documents}\n{generate_notes(caveat, drop, cite=True)}")
-        reply = invoke(ctx.llm, prompt)
+        system = SystemMessage(generate_system(caveat, drop, cite=True))
+        reply = invoke(ctx.llm, [system, *history, request])
         costs.append(usage(reply))
         answer, used, more_bogus = _read_reply(reply, len(evidence), trace)
         bogus += [n for n in more_bogus if n not in bogus]
@@ -94,9 +95,13 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     }
 
 
-def _read_reply(reply: AIMessage, n_sources: int, trace: list[dict[str, Any]]) -> tuple[str, list[int], list[int]]:
+def _read_reply(
+    reply: AIMessage, n_sources: int, trace: list[dict[str, Any]]
+) -> tuple[str, list[int], list[int]]:
     if reply.tool_calls:
         trace.append(
-            event("error", node="generate", message="The model tried to call a tool while answering; ignored.")
+            event(
+                "error", node="generate", message="The model tried to call a tool while answering; ignored."
+            )
         )
     return check_citations(str(reply.content or ""), n_sources)

@@ -12,7 +12,7 @@ from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.grounding import judge, obeyed_orders
 from docsassistant.agent.nodes.common import traced
-from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents
+from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
 
@@ -33,7 +33,7 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     parsed, raw = invoke_structured(
         ctx.llm,
         Verification,
-        [SystemMessage(VERIFY_SYSTEM), HumanMessage(documents), HumanMessage(answer)],
+        [SystemMessage(VERIFY_SYSTEM), HumanMessage(with_evidence(documents, answer))],
     )
     cited = [c["n"] for c in state.get("citations", [])]
     obeyed = obeyed_orders(answer, sources)
