@@ -56,6 +56,17 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        "role-assignment",
+        re.compile(r"\byou are\b[^.\n]{0,30}\ban? (?:ai|llm|language model|assistant|chatbot|bot)\b", re.I),
+    ),
+    (
+        "reply-format-directive",
+        re.compile(
+            r"\b(respond|reply|answer|output)\b[^\n]{0,30}\bonly\b[^\n]{0,40}\b(json|format|following)\b",
+            re.I,
+        ),
+    ),
+    (
         "model-addressed-comment",
         re.compile(r"<!--[^>]{0,200}\b(assistant|language model|AI model|LLM|chatbot)\b", re.I),
     ),

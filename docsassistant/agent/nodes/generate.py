@@ -60,7 +60,8 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     costs = [usage(reply)]
     trace: list[dict[str, Any]] = []
     answer, used, bogus = _read_reply(reply, len(evidence), trace)
-    cite_retry = bool(answer.strip()) and not used
+    # One regeneration per turn: a retry for citations only on the turn's first answer.
+    cite_retry = bool(answer.strip()) and not used and not drop and not state.get("regenerated")
     if cite_retry:
         # One more call, told to cite (issue: answers with no [n] were shown as grounded).
         system = SystemMessage(generate_system(caveat, drop, cite=True))
