@@ -289,7 +289,8 @@ def test_answer_carrying_out_an_injected_order_fails_verification(docs: Path, mo
 def test_json_command_and_system_label_are_evidence_not_injection(docs: Path, model: Model) -> None:
     model.search("retry worker container spec")
     record = run_turn("Which command does the retry worker container run?", component="core")
-    assert "injection_suspected" not in flags(record)
+    suspected = [f["source_path"] for f in record["flags"] if f["kind"] == "injection_suspected"]
+    assert not [path for path in suspected if path.endswith("spec.md")]  # (budget.md may be retrieved too)
     grade = prompt_text(model.requests_of("grade")[0])
     assert '"command": ["python", "-m", "worker"' in grade and "System: Linux (Debian 12)" in grade
 
