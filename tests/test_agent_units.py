@@ -4,6 +4,7 @@ directly (outside a graph run) with the real ChatOllama against the fake Ollama 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -194,7 +195,7 @@ Build logs are kept for fourteen days."""
 
 def test_scan_flags_autonomous_agent_prompt() -> None:
     reasons = scan_for_injection(AUTOGPT_BLOCK)
-    assert {"response-format-directive", "tool-call-json", "ignore-instructions"} <= set(reasons)
+    assert {"role-assignment", "reply-format-directive", "ignore-instructions"} <= set(reasons)
 
 
 @pytest.mark.parametrize(
@@ -278,7 +279,7 @@ def test_grade_node_one_structured_call_maps_numbers_to_chunk_ids(fake: FakeOlla
     request = fake.requests[0]
     assert set(request["format"]["properties"]) == {"relevant", "sufficient"}
     assert "tools" not in request or not request["tools"]
-    assert request["messages"][-1]["content"].count("<document id=") == 5
+    assert len(re.findall(r"^\[\d+\] ", request["messages"][-1]["content"], re.M)) == 5
     assert update["relevant_ids"] == [11, 14]
     assert update["sufficient"] is True
     assert update["new_chunk_ids"] == []

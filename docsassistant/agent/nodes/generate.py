@@ -24,17 +24,7 @@ PARTIAL_CAVEAT = (
 
 def source_record(n: int, chunk: dict[str, Any]) -> dict[str, Any]:
     """A numbered source as stored with the turn (enough to render it later)."""
-    keys = (
-        "chunk_id",
-        "source_path",
-        "title",
-        "section",
-        "component",
-        "score",
-        "content",
-        "suspicious",
-        "prompt_text",
-    )
+    keys = ("chunk_id", "source_path", "title", "section", "component", "score", "content", "suspicious")
     return {"n": n, **{k: chunk.get(k) for k in keys}}
 
 

@@ -13,6 +13,7 @@ from docsassistant.agent.events import event, flag
 from docsassistant.agent.grounding import judge, obeyed_orders
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
+from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
 
@@ -29,7 +30,9 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         verification = {"status": "not_applicable", "claims": []}
         return {"verification": verification, "trace": [event("verification", **verification)]}
     # Sources keep the original text (for display); the verifier sees what the generator saw.
-    documents = format_documents(sources)
+    documents = format_documents(
+        [{**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else None} for s in sources]
+    )
     parsed, raw = invoke_structured(
         ctx.llm,
         Verification,
@@ -51,6 +54,7 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     if obeyed:
         verification["obeyed"] = obeyed
     trace = [event("verification", **verification)]
-    trace += [flag(kind, message) for kind, message in verdict.flags]
     unsupported = [c.claim for c in claims or [] if not c.supported]
+    for kind, message in verdict.flags:
+        trace.append(flag(kind, message, **({"claims": unsupported} if kind == "unsupported_claims" else {})))
     return {"verification": verification, "unsupported": unsupported, "trace": trace, **usage(raw)}
