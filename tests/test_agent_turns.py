@@ -388,8 +388,8 @@ def test_unsupported_claim_regenerates_once_then_is_flagged(corpus: Path, routed
     record = run_turn("How do retries and timeouts work?")
     assert routed.kinds() == ["decide", "grade", "generate", "verify", "generate", "verify"]
     first, second = routed.of_kind("generate")
-    assert bad not in user_prompt(first)
-    assert "not supported" in user_prompt(second) and f"- {bad}" in user_prompt(second)
+    assert bad not in first["messages"][0]["content"]  # the system message carries the notes
+    assert f"- {bad}" in second["messages"][0]["content"]
     (flagged,) = [f for f in record["flags"] if f["kind"] == "unsupported_claims"]
     assert flagged["claims"] == [bad]
     assert record["verification"]["status"] == "unsupported"
@@ -439,7 +439,7 @@ def test_injected_agent_prompt_is_flagged_and_kept_out_of_every_prompt(
     index_paths([tmp_path / "build"], component="build", base=tmp_path)
     record = run_turn("What does the experimental planner of the build agent do?")
 
-    (flagged,) = [f for f in record["flags"] if f["kind"] == "suspected_injection"]
+    (flagged,) = [f for f in record["flags"] if f["kind"] == "injection_suspected"]
     assert flagged["source_path"] == "build/agent.md"
     suspicious = [s for s in record["sources"] if s["suspicious"]]
     assert suspicious and suspicious[0]["chunk_id"] == flagged["chunk_id"]
@@ -595,7 +595,7 @@ def test_answer_whose_verification_failed_is_flagged_unverified(corpus: Path, ro
     routed.queues["verify"].append(("error", (500, "model runner crashed")))
     record = run_turn("How does the HTTP client retry failed requests?")
     assert "three times" in record["answer"] and record["citations"]
-    assert flag_kinds(record) == ["unverified"]
+    assert flag_kinds(record) == ["not_verified"]
     assert record["verification"]["status"] == "unverified"
 
 
@@ -676,7 +676,7 @@ def test_verifier_reply_that_is_not_json_leaves_the_answer_unverified(
     routed.script("verify", "Everything checks out!")
     record = run_turn("How does the HTTP client retry failed requests?")
     assert record["verification"]["status"] == "unverified"
-    assert "unverified" in flag_kinds(record)
+    assert "verification_unreadable" in flag_kinds(record)
     assert "three times" in record["answer"]
 
 

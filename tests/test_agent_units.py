@@ -218,7 +218,7 @@ Build logs are kept for fourteen days."""
 
 def test_scan_flags_autonomous_agent_prompt() -> None:
     reasons = scan_for_injection(AUTOGPT_BLOCK)
-    assert {"response-format-directive", "tool-call-json", "ignore-instructions"} <= set(reasons)
+    assert {"role-assignment", "reply-format-directive", "ignore-instructions"} <= set(reasons)
 
 
 @pytest.mark.parametrize(
@@ -415,7 +415,7 @@ def test_verify_node_unreadable_reply_is_unverified(fake: FakeOllama) -> None:
     }
     update = verify(state, runtime_for(fake))
     assert update["verification"]["status"] == "unverified"
-    assert [e["kind"] for e in update["trace"] if e["type"] == "flag"] == ["unverified"]
+    assert [e["kind"] for e in update["trace"] if e["type"] == "flag"] == ["verification_unreadable"]
 
 
 def test_verify_node_never_sends_injected_text(fake: FakeOllama) -> None:

@@ -254,7 +254,7 @@ def test_flags_render_as_labelled_badges():
         "flags": [
             {
                 "type": "flag",
-                "kind": "suspected_injection",
+                "kind": "injection_suspected",
                 "message": "evil_notes.md contains text addressed to an AI model.",
             },
             {

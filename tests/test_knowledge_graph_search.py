@@ -66,7 +66,7 @@ def test_previous_hop_entities_seed_the_walk(graph_db, tmp_path: Path) -> None:
 
 
 def test_unknown_mode_is_a_clear_error(graph_db) -> None:
-    with pytest.raises(SearchError, match="one of .*graph, got 'pagerank'"):
+    with pytest.raises(SearchError, match=r"one of .*graph, got 'pagerank'"):
         search_docs("x", mode="pagerank")
 
 

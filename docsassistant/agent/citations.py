@@ -1,17 +1,91 @@
-"""Citation markers `[n]` are checked in code, not trusted from the model."""
+"""Citation markers are checked in code, not trusted from the model.
+
+Models cite in many styles (`[1, 2]`, `[Document 1]`, `[^1]`, `【1】`, `(1)`; Open WebUI
+#11592, RAGFlow #8594). `normalise_citations` rewrites them all to `[n]`; `check_citations`
+then drops the numbers that point to no source.
+
+A bare `(n)` is ambiguous: prose enumerates "(1) install, (2) run" and code calls `f(1)`.
+So `(n)` counts as a citation only when the answer has no bracketed citation at all, it is
+outside code, it follows a word and a space, and it ends a clause (punctuation or line end).
+"""
 
 from __future__ import annotations
 
 import re
 
 MARKER = re.compile(r"\[(\d{1,3})\]")
+MAX_RANGE = 10  # `[1-30]` is not a citation anyone means
+
+_CODE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`", re.S)
+_NUMS = r"\d{1,3}(?:\s*(?:,|;|and|&|[-–—]|to)\s*\d{1,3})*"
+_WORDED = re.compile(
+    rf"\[\s*(?:(?:documents?|docs?|sources?|refs?|references?|evidence|items?)\.?\s*:?\s*#?)?({_NUMS})\s*\]",
+    re.I,
+)
+_FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^\d{1,3}\]:.*(?:\n|$)", re.M)
+_FOOTNOTE = re.compile(r"\[\^(\d{1,3})\]")
+_LENTICULAR = re.compile(rf"【\s*({_NUMS})(?:†[^】]*)?\s*】")
+_PAREN_ONE = rf"\(\s*{_NUMS}\s*\)"
+_PAREN = re.compile(
+    rf"(?<=\w)([ \t]+)({_PAREN_ONE}(?:[ \t]*(?:,|and|&)?[ \t]*{_PAREN_ONE})*)(?=[.,;:!?]|[ \t]*$)", re.M
+)
+
+
+def normalise_citations(answer: str) -> str:
+    """Every recognised citation style rewritten to `[n]` markers (code left untouched)."""
+    parts: list[str] = []
+    last = 0
+    for code in _CODE.finditer(answer):
+        parts += [_normalise_prose(answer[last : code.start()]), code.group(0)]
+        last = code.end()
+    parts.append(_normalise_prose(answer[last:]))
+    text = "".join(parts)
+    if not MARKER.search(_without_code(text)):
+        parts, last = [], 0
+        for code in _CODE.finditer(text):
+            parts += [_PAREN.sub(_paren_marker, text[last : code.start()]), code.group(0)]
+            last = code.end()
+        parts.append(_PAREN.sub(_paren_marker, text[last:]))
+        text = "".join(parts)
+    return text
+
+
+def _normalise_prose(text: str) -> str:
+    text = _FOOTNOTE_DEF.sub("", text)
+    text = _FOOTNOTE.sub(r"[\1]", text)
+    text = _LENTICULAR.sub(lambda m: _markers(m.group(1)) or m.group(0), text)
+    return _WORDED.sub(lambda m: _markers(m.group(1)) or m.group(0), text)
+
+
+def _paren_marker(match: re.Match[str]) -> str:
+    numbers = ",".join(re.findall(r"\(([^)]*)\)", match.group(2)))
+    markers = _markers(numbers)
+    return match.group(1) + markers if markers else match.group(0)
+
+
+def _markers(numbers: str) -> str:
+    """`1, 2` → `[1][2]`; `1-3` → `[1][2][3]`; "" for what is no citation (`1-30`)."""
+    out: list[int] = []
+    for part in re.split(r"\s*(?:,|;|and|&)\s*", numbers.strip()):
+        bounds = [int(b) for b in re.split(r"\s*(?:[-–—]|to)\s*", part)]
+        if len(bounds) == 2 and bounds[0] <= bounds[1] and bounds[1] - bounds[0] < MAX_RANGE:
+            out += range(bounds[0], bounds[1] + 1)
+        elif len(bounds) == 1:
+            out.append(bounds[0])
+        else:
+            return ""
+    return "".join(f"[{n}]" for n in dict.fromkeys(out))
+
+
+def _without_code(text: str) -> str:
+    return _CODE.sub("", text)
 
 
 def check_citations(answer: str, n_sources: int) -> tuple[str, list[int], list[int]]:
-    """Remove markers that point to no source.
+    """Normalise the citation styles, then remove markers that point to no source.
 
     Returns the cleaned answer, the valid numbers cited (in order of first use) and the
-    bogus numbers removed.
+    bogus numbers removed. Markers inside code are neither counted nor removed.
     """
     used: list[int] = []
     bogus: list[int] = []
@@ -26,7 +100,16 @@ def check_citations(answer: str, n_sources: int) -> tuple[str, list[int], list[i
             bogus.append(n)
         return ""
 
-    cleaned = MARKER.sub(keep_or_drop, answer)
-    cleaned = re.sub(r"[ \t]+([.,;:!?])", r"\1", cleaned)  # no space left before punctuation
-    cleaned = re.sub(r"[ \t]{2,}", " ", cleaned)
-    return cleaned.strip(), used, bogus
+    text = normalise_citations(answer)
+    parts: list[str] = []
+    last = 0
+    for code in _CODE.finditer(text):
+        parts += [_tidy(MARKER.sub(keep_or_drop, text[last : code.start()])), code.group(0)]
+        last = code.end()
+    parts.append(_tidy(MARKER.sub(keep_or_drop, text[last:])))
+    return "".join(parts).strip(), used, bogus
+
+
+def _tidy(prose: str) -> str:
+    prose = re.sub(r"[ \t]+([.,;:!?])", r"\1", prose)  # no space left before punctuation
+    return re.sub(r"(?<=\S)[ \t]{2,}", " ", prose)

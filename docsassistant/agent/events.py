@@ -44,14 +44,23 @@ def flag(kind: str, message: str, **data: Any) -> dict[str, Any]:
     return event("flag", kind=kind, message=message, **data)
 
 
-# Flag kinds the UI knows how to show.
+# Every flag a turn can carry, with its meaning (docs/flags.md is the long form, and a test
+# keeps the two in step).
 FLAG_KINDS = {
-    "grounded": "Every claim is supported by the cited sources",
-    "unsupported_claims": "Some claims are not supported by the sources",
-    "suspected_injection": "A source contains instructions aimed at the model",
-    "budget_reached": "A search, rewrite or time budget was reached",
-    "no_relevant_docs": "The documentation does not seem to cover this",
+    "grounded": "Every claim is supported by sources the answer cites",
+    "empty_answer": "The model returned an empty answer",
+    "uncited": "The answer cites no source, even when asked again",
     "bogus_citation": "A citation pointed to no retrieved source and was removed",
-    "unverified": "The answer could not be verified",
+    "verification_empty": "The verifier found no claims to check",
+    "verification_unreadable": "The verifier's reply could not be read",
+    "unsupported_claims": "Some claims are not supported by the sources",
+    "citation_mismatch": "A claim rests on sources the answer does not cite",
+    "injection_suspected": "A source contains text aimed at the model; it was kept out of the prompt",
+    "injection_obeyed": "The answer carries out an order found in a source",
     "partial_evidence": "Answered from partial evidence",
+    "no_relevant_docs": "The documentation does not seem to cover this",
+    "not_from_documentation": "Answered without evidence from the documentation",
+    "not_verified": "The answer was not verified",
+    "budget_reached": "A search, rewrite, step or time budget was reached",
+    "prompt_truncated": "Ollama read less of the prompt than was sent",
 }

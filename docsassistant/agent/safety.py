@@ -1,121 +1,276 @@
-"""Retrieved chunks are untrusted input: find text that addresses the model.
+"""Retrieved chunks are untrusted input: find the sentences that address the model.
 
-A documentation page may embed prompt-injection text (on purpose or by quoting an
-agent framework's prompt). We flag such chunks and redact the offending lines before
-any chunk text reaches a prompt, so it cannot steer the answer's format or content.
+A documentation page may embed prompt-injection text (on purpose, or by quoting an agent
+framework's prompt). Each sentence is judged on its own, two ways:
+
+* patterns for the unmistakable forms (chat-template tokens, "ignore the previous
+  instructions", "you are now a ...");
+* the similarity margin, with the embedding model the app already loads: how much closer
+  the sentence is to known injection phrasings than to known documentation about models
+  and prompts (`injection_phrasings.py`). That catches paraphrases. A sentence with a cue
+  that it speaks to the reading model ("your answer", "you were told", "in this
+  conversation") needs a lower margin than one without.
+
+Only the flagged sentences leave the prompt; the rest of the chunk stays evidence. Role
+labels ("System: Linux"), JSON with "command" and ordinary imperative documentation
+("Ignore this warning on Java 17") must pass: tests/test_injection_detection.py measures
+both sides; the thresholds were chosen there on the dev half of the fixtures.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
 
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "ignore-instructions",
-        re.compile(
-            r"\b(ignore|disregard|forget|override)\b[^\n]{0,40}\b(previous|prior|above|earlier|all|system)\b"
-            r"[^\n]{0,30}\b(instructions?|prompts?|rules|messages?)",
-            re.I,
-        ),
-    ),
-    (
-        "fake-role-turn",
-        re.compile(
-            r"^\s*(?:<\|?(?:im_start|start_header_id)\|?>\s*)?(system|assistant|developer)\s*[:>|]",
-            re.I | re.M,
-        ),
-    ),
-    ("chat-template-token", re.compile(r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id)\|>")),
-    (
-        "tool-call-json",
-        re.compile(r"[\"'](?:tool_calls?|function_call|command|commands)[\"']\s*:\s*[\[{]", re.I),
-    ),
-    (
-        "response-format-directive",
-        re.compile(
-            r"\b(respond|reply|answer|output)\b[^\n]{0,30}\bonly\b[^\n]{0,40}\b(json|format|following)", re.I
-        ),
-    ),
-    (
-        "hidden-directive",
-        re.compile(
-            r"\b(you are now|act as|new instructions?|from now on|you must (?:now )?(?:reply|respond|answer|call))\b",
-            re.I,
-        ),
-    ),
-    ("html-comment-directive", re.compile(r"<!--[^>]{0,200}\b(assistant|model|AI|LLM|instruction)\b", re.I)),
-]
+import numpy as np
+from pydantic import BaseModel
+
+from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 
 REDACTED = "[text addressed to an AI model removed]"
 
+# Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
+MARGIN_ALONE = 0.24
+MARGIN_WITH_CUE = -0.06
 
-def scan_for_injection(text: str) -> list[str]:
-    """Names of the injection patterns found in `text` (empty when clean)."""
-    return [name for name, pattern in _PATTERNS if pattern.search(text)]
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "chat-template-token",
+        re.compile(r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant)\|>"),
+    ),
+    (
+        "ignore-instructions",
+        re.compile(
+            r"\b(ignore|disregard|forget|override|bypass)\b[^\n]{0,40}\b(previous|prior|above|earlier|all|system|your|any)\b"
+            r"[^\n]{0,30}\b(instructions?|prompts?|rules|guidance|guidelines|directions|directives)\b",
+            re.I,
+        ),
+    ),
+    (
+        "role-switch",
+        re.compile(
+            r"\b(you are now (?:an? |called |named |known as |in \w+ mode)|from now on,? you\b|"
+            r"new instructions?:|your new (?:task|role|instructions?|purpose)\b)",
+            re.I,
+        ),
+    ),
+    (
+        "role-assignment",
+        re.compile(r"\byou are\b[^.\n]{0,30}\ban? (?:ai|llm|language model|assistant|chatbot|bot)\b", re.I),
+    ),
+    (
+        "reply-format-directive",
+        re.compile(
+            r"\b(respond|reply|answer|output)\b[^\n]{0,30}\bonly\b[^\n]{0,40}\b(json|format|following)\b",
+            re.I,
+        ),
+    ),
+    (
+        "model-addressed-comment",
+        re.compile(r"<!--[^>]{0,200}\b(assistant|language model|AI model|LLM|chatbot)\b", re.I),
+    ),
+    (
+        "reveal-prompt",
+        re.compile(
+            r"\b(reveal|print|repeat|show|output|copy|leak)\b[^\n]{0,40}\byour\b[^\n]{0,20}"
+            r"\b(prompt|instructions|rules|configuration)\b",
+            re.I,
+        ),
+    ),
+]
+# Sentences shorter than this many words ("}", "GOALS:") are not worth an embedding.
+_MIN_WORDS = 3
+# Cues that a sentence speaks to the reading model, or orders its reply, rather than telling
+# a person how a system works ("your API key" is a person's; "your answer" is a model's).
+_CUE = re.compile(
+    r"\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|output|instructions|rules|guidelines|"
+    r"guidance|restrictions|directives|prompt|system prompt|developers?|operator|"
+    r"purpose|task|role)\b"
+    r"|\byou (?:were|have been|are being) (?:given|told|instructed|updated)\b|\byou received\b"
+    r"|\b(?:tell|ask|inform|remind|warn) (?:the |any |all )?(?:users?|readers?)\b"
+    r"|\b(?:if you are|as) an? (?:ai|llm|language model|assistant|chatbot)\b"
+    r"|\b(?:to|in|with|end|start|close) (?:every|each|any) (?:of your )?(?:questions?|answers?|repl(?:y|ies)|responses?)\b"
+    r"|\b(?:answer|reply|respond)\w* (?:to )?(?:every|each|any)\b"
+    r"|\b(?:in|to|into) (?:your|the) (?:answer|reply|response)\b"
+    r"|\b(?:from now on|from here on|instead of answering|regardless of|whatever the question|"
+    r"whatever (?:is|you are|they) asked|only ever (?:answer|reply|respond))\b"
+    r"|(?:^|[,;:]\s*)(?:reply|respond|answer) (?:with|that|by saying)\b|\b(?:reply|respond|answer) only\b"
+    r"|\b(?:ignore|disregard|forget) (?:what|whatever|everything)\b"
+    r"|\b(?:pretend|act as|roleplay|role-play|imagine)\b[^.]{0,20}\byou\b|\byour (?:\w+ )?tools?\b"
+    r"|\b(?:note|message|notice|attention|hey|dear)\b[^.]{0,30}\b(?:ai|assistants?|models?|llms?|chatbots?|agents?)\b"
+    r"|\b(?:models?|assistants?|ai|llms?|chatbots?|agents?) (?:must|should|shall|will) (?:stop|ignore|never|"
+    r"always|not|only|tell|say|reply|respond|answer)\b"
+    r"|\b(?:before|instead of|without) (?:answering|replying|responding)\b|\bwhat the user\b"
+    r"|\byou (?:started|were (?:assigned|initiali[sz]ed|configured|created|set up)|are an? (?:\w+ )?"
+    r"(?:assistant|ai|agent|bot|model|chatbot))\b"
+    r"|\b(?:this|the current) (?:conversation|chat|session|dialogue)\b"
+    r"|\bwhen (?:you )?(?:respond|reply|answer)\w*\b|\bwhen asked about\b"
+    r"|\b(?:reply|answer|response) you (?:give|write|produce|return|send)\b"
+    r"|\b(?:whoever|anyone|any (?:ai|system|agent|program)) (?:is )?(?:generating|writing|producing|"
+    r"reading|processing|parsing)\b"
+    r"|\b(?:person|human|user) you(?:'re| are) (?:chatting|talking|speaking)\b"
+    r"|\bas your (?:first|last|only) (?:line|word|sentence|output)\b"
+    r"|^\W*(?:model|assistant|ai|llm|chatbot|bot|agent)\s*,"
+    r"|\bautomated (?:assistants?|agents?|readers?)\b",
+    re.I,
+)
+# A sentence ends at . ! ? before whitespace, or at a line end ("example.com" does not end one).
+_SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s)|$)", re.M)
 
 
-def redact_injection(text: str) -> str:
-    """Replace the text that matches an injection pattern, with what belongs to it.
+class Finding(BaseModel):
+    """One sentence judged instruction-like, and why."""
 
-    A matching line goes, and so do the JSON-looking lines next to it (the response
-    template an agent prompt spells out over several lines, e.g. `"thoughts": {...}`);
-    a fenced code block with a matching line goes whole (it is a prompt template).
-    Runs of removed lines collapse into one marker.
+    sentence: str
+    reasons: list[str]
+    margin: float
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences of `text` (a line break also ends one)."""
+    return [m.span() for m in _SENTENCE.finditer(text)]
+
+
+class Evidence(BaseModel):
+    """What the detector knows about one sentence before deciding."""
+
+    patterns: list[str]
+    margin: float  # best cosine to a known injection minus best to known documentation
+    cue: bool  # speaks to the reading model or orders its reply
+
+
+def sentence_evidence(items: list[str]) -> list[Evidence]:
+    """Patterns, similarity margin and cue for each sentence (one embedding batch)."""
+    candidates = [i for i, s in enumerate(items) if len(s.split()) >= _MIN_WORDS]
+    margins = np.full(len(items), -1.0, dtype=np.float32)
+    if candidates:
+        vectors = _embedder().embed_documents([items[i] for i in candidates])
+        margins[candidates] = similarity_margin(vectors)
+    return [
+        Evidence(
+            patterns=[name for name, p in _PATTERNS if p.search(s)],
+            margin=round(float(margins[i]), 4),
+            cue=bool(_CUE.search(s)),
+        )
+        for i, s in enumerate(items)
+    ]
+
+
+def similarity_margin(vectors: np.ndarray) -> np.ndarray:
+    """How much closer each (normalised) vector is to an injection than to documentation."""
+    injection, documentation = _bank_vectors()
+    return (vectors @ injection.T).max(axis=1) - (vectors @ documentation.T).max(axis=1)
+
+
+def decide(evidence: Evidence, alone: float = MARGIN_ALONE, with_cue: float = MARGIN_WITH_CUE) -> list[str]:
+    """The reasons to flag a sentence (empty: keep it)."""
+    reasons = list(evidence.patterns)
+    if evidence.margin >= alone or (evidence.cue and evidence.margin >= with_cue):
+        reasons.append("similar-to-known-injection")
+    return reasons
+
+
+def judge_sentences(items: list[str]) -> list[Finding | None]:
+    """A finding for each instruction-like sentence, None for the others."""
+    results: list[Finding | None] = []
+    for sentence, evidence in zip(items, sentence_evidence(items), strict=True):
+        reasons = decide(evidence)
+        results.append(
+            Finding(sentence=sentence, reasons=reasons, margin=evidence.margin) if reasons else None
+        )
+    return results
+
+
+@lru_cache(maxsize=1024)
+def analyse(text: str) -> tuple[tuple[Finding, ...], str]:
+    """The findings in `text`, and the text with those sentences replaced by a marker.
+
+    The JSON-looking lines right next to a flagged line go too: they are the reply
+    template the order spells out (`respond only in this format: {"thoughts": ...}`).
+    JSON elsewhere stays evidence.
     """
-    lines = text.splitlines()
-    drop = [bool(scan_for_injection(line)) for line in lines]
-    for start, end in _fenced_blocks(lines):
-        if any(drop[start:end]):
-            drop[start:end] = [True] * (end - start)
-    _spread_to_json_lines(lines, drop)
+    lines = text.split("\n")
+    spans = [(i, a, b) for i, line in enumerate(lines) for a, b in sentences(line)]
+    verdicts = judge_sentences([lines[i][a:b] for i, a, b in spans])
+    findings = tuple(f for f in verdicts if f)
+    if not findings:
+        return (), text
+    flagged_lines = {i for (i, _, _), verdict in zip(spans, verdicts, strict=True) if verdict}
+    template = _template_lines(lines, flagged_lines)
     out: list[str] = []
-    for line, dropped in zip(lines, drop, strict=True):
-        if not dropped:
-            out.append(line)
+    for i, line in enumerate(lines):
+        if i in template:
+            new = REDACTED
+        else:
+            cuts = [(a, b) for (j, a, b), v in zip(spans, verdicts, strict=True) if j == i and v]
+            new = _cut(line, cuts)
+        if new.strip() == REDACTED and _last_content(out) == REDACTED:
+            while out and not out[-1].strip():
+                out.pop()  # blank lines between two removed parts
             continue
-        while out and out[-1] != REDACTED and not out[-1].strip() and _last_content(out) == REDACTED:
-            out.pop()  # blank lines between two removed parts
-        if not out or out[-1] != REDACTED:
-            out.append(REDACTED)
-    return "\n".join(out)
+        out.append(new)
+    return findings, "\n".join(out)
 
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_JSONISH = re.compile(r"^\s*(?:[{}\[\]]|\"[^\"\n]*\"\s*:)")
+def _cut(line: str, cuts: list[tuple[int, int]]) -> str:
+    """`line` with each cut span replaced by the marker (adjacent cuts merged)."""
+    out, last = "", 0
+    for a, b in cuts:
+        gap = line[last:a]
+        out += REDACTED if out.endswith(REDACTED) and not gap.strip() else gap + REDACTED
+        last = b
+    return out + line[last:]
 
 
-def _fenced_blocks(lines: list[str]) -> list[tuple[int, int]]:
-    """(start, end) line ranges of terminated fenced code blocks, fences included."""
-    blocks: list[tuple[int, int]] = []
-    i = 0
-    while i < len(lines):
-        match = _FENCE.match(lines[i])
-        if match:
-            close = next(
-                (j for j in range(i + 1, len(lines)) if lines[j].strip().startswith(match.group(1))), None
-            )
-            if close is None:
-                break  # unterminated (the chunk ends mid-block): line rules only
-            blocks.append((i, close + 1))
-            i = close
-        i += 1
-    return blocks
+_JSONISH = re.compile(r"^\s*(?:[{}\[\],]+\s*$|\"[^\"\n]*\"\s*:)")
 
 
-def _spread_to_json_lines(lines: list[str], drop: list[bool]) -> None:
-    """Also drop JSON-looking lines adjacent (blank lines aside) to a dropped line."""
+def _template_lines(lines: list[str], flagged: set[int]) -> set[int]:
+    """JSON-looking lines adjacent (blank lines aside) to a flagged line, transitively."""
+    found: set[int] = set()
     for order in (range(len(lines)), range(len(lines) - 1, -1, -1)):
-        near_dropped = False
+        near = False
         for i in order:
-            if drop[i]:
-                near_dropped = True
+            if i in flagged or i in found:
+                near = True
             elif not lines[i].strip():
                 continue
-            elif near_dropped and _JSONISH.match(lines[i]):
-                drop[i] = True
+            elif near and _JSONISH.match(lines[i]):
+                found.add(i)
             else:
-                near_dropped = False
+                near = False
+    return found
 
 
 def _last_content(out: list[str]) -> str | None:
-    return next((line for line in reversed(out) if line.strip()), None)
+    return next((line.strip() for line in reversed(out) if line.strip()), None)
+
+
+def scan_for_injection(text: str) -> list[str]:
+    """Names of the reasons found in `text` (empty when clean)."""
+    return list(dict.fromkeys(r for f in analyse(text)[0] for r in f.reasons))
+
+
+def redact_injection(text: str) -> str:
+    """`text` without its instruction-like sentences (each run replaced by one marker)."""
+    return analyse(text)[1]
+
+
+def removed_sentences(source: dict[str, Any]) -> list[str]:
+    """The sentences of a source that were kept out of the prompt."""
+    if not source.get("suspicious"):
+        return []
+    return [f.sentence for f in analyse(source.get("content") or "")[0]]
+
+
+def _embedder() -> Any:
+    from docsassistant.embeddings import get_embedder
+
+    return get_embedder()
+
+
+@lru_cache(maxsize=1)
+def _bank_vectors() -> tuple[np.ndarray, np.ndarray]:
+    vectors = _embedder().embed_documents([*PHRASINGS, *DOCUMENTATION])
+    return vectors[: len(PHRASINGS)], vectors[len(PHRASINGS) :]

@@ -11,6 +11,7 @@ from docsassistant.cli import (
     eval_commands,
     graph_commands,
     mcp_commands,
+    safety_commands,
     store_commands,
 )
 
@@ -26,6 +27,7 @@ eval_commands.register(app)
 conversation_commands.register(app)
 graph_commands.register(app)
 mcp_commands.register(app)
+safety_commands.register(app)
 
 
 def main() -> None:

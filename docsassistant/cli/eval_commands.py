@@ -1,4 +1,4 @@
-"""Evaluation and benchmark commands: `eval search`, `bench ingest`, `bench search`."""
+"""Evaluation and benchmark commands: `eval search`, `eval answers`, `bench ingest`, `bench search`."""
 
 from __future__ import annotations
 
@@ -275,6 +275,53 @@ def eval_search(
         with friendly_errors():
             result["side_by_side"] = retrieval_commands.compare_beir(data, name, SIDE_BY_SIDE)
     _write_json(json_out, result)
+
+
+def _print_answers(report) -> None:
+    per_question = Table(title=f"Answers ({report.model})")
+    for col in ("id", "type", "outcome", "cited valid", "grounded", "flags", "calls", "prompt tok", "s"):
+        per_question.add_column(col)
+    for r in report.results:
+        per_question.add_row(
+            r.id, r.type, r.outcome, _fmt(r.citation_valid), _fmt(r.grounded), ", ".join(r.flags),
+            str(r.model_calls), str(r.prompt_tokens), _fmt(r.latency_s, 1),
+        )
+    console.print(per_question)
+    by_type = Table(title="Per question type")
+    for col in (
+        "type", "n", "outcomes", "citation validity", "expected cited", "grounded rate",
+        "calls mean/max", "prompt tok mean", "latency p50/max s", "flags",
+    ):
+        by_type.add_column(col)
+    for t in report.by_type:
+        by_type.add_row(
+            t.type, str(t.questions), ", ".join(f"{k} {v}" for k, v in t.outcomes.items()),
+            _fmt(t.citation_validity, 2), _fmt(t.expected_found_rate, 2), _fmt(t.grounded_rate, 2),
+            f"{t.model_calls_mean:.1f}/{t.model_calls_max}", f"{t.prompt_tokens_mean:.0f}",
+            f"{t.latency_p50_s:.1f}/{t.latency_max_s:.1f}", ", ".join(f"{k} {v}" for k, v in t.flags.items()),
+        )
+    console.print(by_type)
+
+
+@eval_app.command("answers")
+def eval_answers(
+    qa: Annotated[Path, typer.Option(help="Docs QA file (docs_qa_dev.jsonl format).")],
+    json_out: Annotated[Path | None, typer.Option("--json-out", help="Write all results as JSON.")] = None,
+) -> None:
+    """Answer quality: run the agent (the configured Ollama model) over a QA set; per question
+    type, the outcome, citation validity, grounded rate, flags, model calls, tokens, latency."""
+    from docsassistant import evaluation
+    from docsassistant.answer_eval import evaluate_answers
+
+    if not qa.is_file():
+        _skip(f"question file {qa} not found (the shared data is not on this machine?).")
+    with friendly_errors():
+        questions = evaluation.load_qa(qa)
+        with _progress_bar() as bar:
+            task = bar.add_task("Asking", total=len(questions))
+            report = evaluate_answers(questions, progress=lambda i, n: bar.update(task, completed=i))
+    _print_answers(report)
+    _write_json(json_out, {"qa_file": str(qa), **report.model_dump()})
 
 
 # --------------------------------------------------------------------------- bench

@@ -22,12 +22,20 @@ from docsassistant.ui.graph_view import render_graph_hops
 # kind -> (label, badge color, material icon)
 FLAG_STYLE: dict[str, tuple[str, str, str]] = {
     "grounded": ("Grounded", "green", ":material/check:"),
+    "injection_obeyed": ("Obeyed injected text", "red", ":material/dangerous:"),
     "unsupported_claims": ("Unsupported claims", "red", ":material/error:"),
-    "suspected_injection": ("Suspected injection", "orange", ":material/gpp_maybe:"),
+    "citation_mismatch": ("Claims rest on uncited sources", "red", ":material/error:"),
+    "uncited": ("Uncited", "red", ":material/link_off:"),
+    "empty_answer": ("Empty answer", "red", ":material/block:"),
+    "not_from_documentation": ("Not from the documentation", "orange", ":material/help:"),
+    "injection_suspected": ("Suspected injection", "orange", ":material/gpp_maybe:"),
     "budget_reached": ("Budget reached", "orange", ":material/timer_off:"),
+    "prompt_truncated": ("Prompt truncated", "orange", ":material/content_cut:"),
     "no_relevant_docs": ("No relevant documentation", "gray", ":material/search_off:"),
     "bogus_citation": ("Bogus citation removed", "yellow", ":material/link_off:"),
-    "unverified": ("Unverified", "gray", ":material/help:"),
+    "verification_empty": ("Nothing verified", "gray", ":material/help:"),
+    "verification_unreadable": ("Verification unreadable", "gray", ":material/help:"),
+    "not_verified": ("Not verified", "gray", ":material/help:"),
     "partial_evidence": ("Partial evidence", "yellow", ":material/contrast:"),
 }
 FLAG_ORDER = list(FLAG_STYLE)

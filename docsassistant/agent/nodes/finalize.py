@@ -40,12 +40,14 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         answer = f"I had to stop before answering: {state['stop_reason']}."
     elif not answer.strip():  # the model replied with nothing: never show an empty answer
         answer = NO_REPLY
+        if not any(e.get("kind") == "empty_answer" for e in state.get("trace", [])):
+            trace.append(flag("empty_answer", "The model returned an empty answer."))
     # A budget stop was flagged where it happened (`traced`, the runner's step limit); a
     # model failure is an `error` event, not a budget. An answer cut off before its
     # verification must not look checked.
     update: dict[str, Any] = {"answer": answer, "messages": [AIMessage(answer)]}
     if state.get("stop_reason") and state.get("sources") and not state.get("verification"):
-        trace.append(flag("unverified", f"The answer was not verified: {state['stop_reason']}."))
+        trace.append(flag("not_verified", f"The answer was not verified: {state['stop_reason']}."))
         update["verification"] = {"status": "unverified", "claims": []}
     return {**update, "trace": trace}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from docsassistant.agent.budget import estimate_tokens, fit_chunks, trim_history
@@ -13,11 +13,11 @@ from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.nodes.common import chunks_by_ids, traced
-from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_request
+from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_system, with_evidence
 from docsassistant.agent.state import AgentState
 
 PARTIAL_CAVEAT = (
-    "The documents may answer only part of the question. Answer that part and say plainly "
+    "The evidence may answer only part of the question. Answer that part and say plainly "
     "which part the documentation does not cover."
 )
 
@@ -28,40 +28,71 @@ def source_record(n: int, chunk: dict[str, Any]) -> dict[str, Any]:
     return {"n": n, **{k: chunk.get(k) for k in keys}}
 
 
+def working_question(state: AgentState) -> str:
+    """The standalone question of a follow-up (set by decide), else the question itself."""
+    return state.get("standalone_question") or state["question"]
+
+
 @traced("generate")
 def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Answer from the numbered relevant chunks (no tools bound: a chunk cannot trigger
-    a tool call). Markers pointing to no source are removed and flagged."""
+    a tool call). Citation styles are normalised and markers pointing to no source
+    removed; an answer with no valid citation is asked for once more, with citations."""
     ctx = runtime.context
+    question = working_question(state)
     history = trim_history(state.get("messages", [])[:-1], 1000)
-    budget = ctx.limits.prompt_budget - estimate_tokens(GENERATE_SYSTEM + state["question"]) - 1200
+    budget = ctx.limits.prompt_budget - estimate_tokens(GENERATE_SYSTEM + question) - 1200
     evidence = fit_chunks(chunks_by_ids(state, state.get("relevant_ids", [])), budget)
     caveat = "" if state.get("sufficient") else PARTIAL_CAVEAT
     drop = state.get("unsupported") if state.get("regenerate") else None
-    request = generate_request(state["question"], format_documents(evidence), caveat, drop)
-    reply = invoke(ctx.llm, [SystemMessage(GENERATE_SYSTEM), *history, HumanMessage(request)])
+    request = HumanMessage(with_evidence(format_documents(evidence), question))
+    reply = invoke(ctx.llm, [SystemMessage(generate_system(caveat, drop)), *history, request])
+    costs = [usage(reply)]
     trace: list[dict[str, Any]] = []
+    answer, used, bogus = _read_reply(reply, len(evidence), trace)
+    # One regeneration per turn: a retry for citations only on the turn's first answer.
+    cite_retry = bool(answer.strip()) and not used and not drop and not state.get("regenerated")
+    if cite_retry:
+        # One more call, told to cite (issue: answers with no [n] were shown as grounded).
+        system = SystemMessage(generate_system(caveat, drop, cite=True))
+        reply = invoke(ctx.llm, [system, *history, request])
+        costs.append(usage(reply))
+        answer, used, more_bogus = _read_reply(reply, len(evidence), trace)
+        bogus += [n for n in more_bogus if n not in bogus]
+    if bogus:
+        listed = ", ".join(f"[{n}]" for n in bogus)
+        trace.append(flag("bogus_citation", f"Removed citation(s) {listed}: no such source.", removed=bogus))
+    if not answer.strip():
+        trace.append(flag("empty_answer", "The model returned an empty answer."))
+    elif not used:
+        trace.append(flag("uncited", "The answer cites none of the sources, even when asked again."))
+    if caveat:
+        trace.append(flag("partial_evidence", "The evidence found may cover only part of the question."))
+    sources = [source_record(n, c) for n, c in enumerate(evidence, 1)]
+    citations = [s for s in sources if s["n"] in used]
+    trace.append(
+        event("answer", chars=len(answer), citations=used, regenerated=bool(drop), cite_retry=cite_retry)
+    )
+    return {
+        "answer": answer,
+        "citations": citations,
+        "sources": sources,
+        "regenerate": False,
+        # One regeneration per turn, whatever asked for it.
+        "regenerated": state.get("regenerated", False) or bool(drop) or cite_retry,
+        "trace": trace,
+        "model_calls": sum(c["model_calls"] for c in costs),
+        "prompt_tokens": sum(c["prompt_tokens"] for c in costs),
+    }
+
+
+def _read_reply(
+    reply: AIMessage, n_sources: int, trace: list[dict[str, Any]]
+) -> tuple[str, list[int], list[int]]:
     if reply.tool_calls:
         trace.append(
             event(
                 "error", node="generate", message="The model tried to call a tool while answering; ignored."
             )
         )
-    answer, used, bogus = check_citations(str(reply.content), len(evidence))
-    if bogus:
-        listed = ", ".join(f"[{n}]" for n in bogus)
-        trace.append(flag("bogus_citation", f"Removed citation(s) {listed}: no such source.", removed=bogus))
-    if caveat:
-        trace.append(flag("partial_evidence", "The evidence found may cover only part of the question."))
-    sources = [source_record(n, c) for n, c in enumerate(evidence, 1)]
-    citations = [s for s in sources if s["n"] in used]
-    trace.append(event("answer", chars=len(answer), citations=used, regenerated=bool(drop)))
-    return {
-        "answer": answer,
-        "citations": citations,
-        "sources": sources,
-        "regenerate": False,
-        "regenerated": state.get("regenerated", False) or bool(drop),
-        "trace": trace,
-        **usage(reply),
-    }
+    return check_citations(str(reply.content or ""), n_sources)

@@ -169,7 +169,7 @@ def run_search(call_id: str, args: dict[str, Any], state: AgentState, ctx: Agent
             hit["prompt_text"] = redact_injection(hit["content"])
             trace.append(
                 flag(
-                    "suspected_injection",
+                    "injection_suspected",
                     f"{hit['source_path']} contains text addressed to an AI model ({', '.join(reasons)}); it was redacted.",
                     source_path=hit["source_path"],
                     chunk_id=hit["chunk_id"],

@@ -10,8 +10,9 @@ from langgraph.runtime import Runtime
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
+from docsassistant.agent.grounding import judge, obeyed_orders
 from docsassistant.agent.nodes.common import traced
-from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, verify_request
+from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
@@ -20,45 +21,40 @@ from docsassistant.agent.state import AgentState
 @traced("verify")
 def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """One structured call judges every claim. Unsupported claims trigger one
-    regeneration without them; what stays unsupported after that is flagged."""
+    regeneration without them (unless this turn already regenerated); the verdict and its
+    flags come from `grounding.judge`."""
     ctx = runtime.context
     sources = state.get("sources", [])
-    # Sources keep the original text (for display); the verifier sees it redacted, like
-    # every other prompt.
+    answer = state.get("answer") or ""
+    if not answer.strip():  # nothing to check (already flagged empty_answer): no model call
+        verification = {"status": "not_applicable", "claims": []}
+        return {"verification": verification, "trace": [event("verification", **verification)]}
+    # Sources keep the original text (for display); the verifier sees what the generator saw.
     documents = format_documents(
-        [
-            {**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else s["content"]}
-            for s in sources
-        ]
+        [{**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else None} for s in sources]
     )
     parsed, raw = invoke_structured(
         ctx.llm,
         Verification,
-        [SystemMessage(VERIFY_SYSTEM), HumanMessage(verify_request(state["answer"], documents))],
+        [SystemMessage(VERIFY_SYSTEM), HumanMessage(with_evidence(documents, answer))],
     )
-    if not isinstance(parsed, Verification):
-        verification = {"status": "unverified", "claims": []}
-        trace = [
-            event("verification", **verification),
-            flag("unverified", "The verifier's reply could not be read; the answer is unverified."),
-        ]
-        return {"verification": verification, "trace": trace, **usage(raw)}
-    claims = [c.model_dump() for c in parsed.claims]
-    unsupported = [c["claim"] for c in claims if not c["supported"]]
-    if unsupported and not state.get("regenerated"):
-        trace = [event("verification", status="regenerating", claims=claims)]
+    cited = [c["n"] for c in state.get("citations", [])]
+    obeyed = obeyed_orders(answer, sources)
+    claims = parsed.claims if isinstance(parsed, Verification) else None
+    if claims and any(not c.supported for c in claims) and not state.get("regenerated") and not obeyed:
+        unsupported = [c.claim for c in claims if not c.supported]
+        trace = [event("verification", status="regenerating", claims=[c.model_dump() for c in claims])]
         return {"unsupported": unsupported, "regenerate": True, "trace": trace, **usage(raw)}
-    status = "unsupported" if unsupported else "grounded"
-    verification = {"status": status, "claims": claims, "regenerated": bool(state.get("regenerated"))}
+    verdict = judge(cited, claims, obeyed)
+    verification = {
+        "status": verdict.status,
+        "claims": [c.model_dump() for c in claims or []],
+        "regenerated": bool(state.get("regenerated")),
+    }
+    if obeyed:
+        verification["obeyed"] = obeyed
     trace = [event("verification", **verification)]
-    if unsupported:
-        trace.append(
-            flag(
-                "unsupported_claims",
-                f"{len(unsupported)} claim(s) not supported by the sources.",
-                claims=unsupported,
-            )
-        )
-    else:
-        trace.append(flag("grounded", f"All {len(claims)} claim(s) are supported by the cited sources."))
+    unsupported = [c.claim for c in claims or [] if not c.supported]
+    for kind, message in verdict.flags:
+        trace.append(flag(kind, message, **({"claims": unsupported} if kind == "unsupported_claims" else {})))
     return {"verification": verification, "unsupported": unsupported, "trace": trace, **usage(raw)}

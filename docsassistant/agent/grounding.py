@@ -1,0 +1,117 @@
+"""The verdict on an answer: which flags it earns from its citations and verification.
+
+Pure functions (no model call), so every row of the flag table is tested directly.
+`grounded` is the only good verdict and needs all four conditions: at least one valid
+citation, at least one verified claim, every claim supported, and every claim's sources
+among the answer's citations.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+from docsassistant.agent.schemas import ClaimCheck
+
+
+class Verdict(BaseModel):
+    """A verification status and the flags that explain it, as `(kind, message)` pairs."""
+
+    status: str  # grounded | unsupported | failed | empty | unverified | not_applicable
+    flags: list[tuple[str, str]]
+
+
+def judge(cited: list[int], claims: list[ClaimCheck] | None, obeyed: list[str]) -> Verdict:
+    """Flags for an answer citing `cited` whose verifier returned `claims`.
+
+    `claims` is None when the verifier's reply could not be read; `obeyed` lists orders
+    from sources that the answer carried out (see `obeyed_orders`)."""
+    flags: list[tuple[str, str]] = []
+    if obeyed:
+        flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
+    if claims is None:
+        flags.append(
+            ("verification_unreadable", "The verifier's reply could not be read; the answer is unchecked.")
+        )
+        return Verdict(status="failed" if obeyed else "unverified", flags=flags)
+    if not claims:
+        flags.append(("verification_empty", "The verifier found no claims to check."))
+        return Verdict(status="failed" if obeyed else "empty", flags=flags)
+    unsupported = [c.claim for c in claims if not c.supported]
+    if unsupported:
+        flags.append(("unsupported_claims", f"{len(unsupported)} claim(s) not supported by the sources."))
+    off_citation = [
+        c.claim for c in claims if c.supported and not (c.sources and set(c.sources) <= set(cited))
+    ]
+    if off_citation:
+        flags.append(
+            ("citation_mismatch", f"{len(off_citation)} claim(s) rest on sources the answer does not cite.")
+        )
+    if obeyed:
+        return Verdict(status="failed", flags=flags)
+    if unsupported:
+        return Verdict(status="unsupported", flags=flags)
+    if cited and not off_citation:
+        flags.append(("grounded", f"All {len(claims)} claim(s) are supported by the cited sources."))
+        return Verdict(status="grounded", flags=flags)
+    return Verdict(status="unsupported", flags=flags)
+
+
+_QUOTED = re.compile(r"\"([^\"\n]{3,120})\"|“([^”\n]{3,120})”|'([^'\n]{3,120})'|`([^`\n]{3,120})`")
+_URL = re.compile(r"https?://[^\s)\]>\"']+")
+_SHOUTED = re.compile(r"\b[A-Z][A-Z0-9_]{3,}\b")
+
+
+def obeyed_orders(answer: str, sources: list[dict[str, Any]]) -> list[str]:
+    """Payloads of orders removed from the sources that show up in the answer anyway.
+
+    What an injected order wants said is usually spelled out: a quoted phrase, a URL, a
+    shouted token ("reply only with BANANA"). The answer repeating one of those (as a whole
+    word or phrase) carries the order out.
+    """
+    from docsassistant.agent.safety import removed_sentences  # safety loads the embedder lazily
+
+    found: list[str] = []
+    for source in sources:
+        for sentence in removed_sentences(source):
+            for payload in _payloads(sentence):
+                said = re.search(rf"(?<!\w){re.escape(payload)}(?!\w)", answer, re.I)
+                if said and payload not in found:
+                    found.append(payload)
+    return found
+
+
+# Shouted words that are emphasis or acronyms, not a payload.
+_NOT_PAYLOADS = {
+    "IMPORTANT",
+    "NOTE",
+    "WARNING",
+    "SYSTEM",
+    "ASSISTANT",
+    "USER",
+    "NEVER",
+    "ALWAYS",
+    "MUST",
+    "ONLY",
+    "JSON",
+    "HTTP",
+    "HTTPS",
+    "API",
+    "URL",
+    "NOT",
+    "AND",
+    "THE",
+    "NOTICE",
+    "MODEL",
+    "STOP",
+    "READ",
+    "THIS",
+}
+
+
+def _payloads(sentence: str) -> list[str]:
+    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence)]
+    shouted = [w for w in _SHOUTED.findall(sentence) if w not in _NOT_PAYLOADS]
+    return [p.strip() for p in quoted if p.strip()] + _URL.findall(sentence) + shouted
