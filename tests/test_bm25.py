@@ -106,7 +106,7 @@ def test_failed_write_leaves_statistics_untouched(corpus: Path, clean_db) -> Non
 
 def test_truncate_empties_statistics(corpus: Path, clean_db) -> None:
     with clean_db.begin() as conn:
-        conn.execute(sa.text("TRUNCATE chunks"))
+        conn.execute(sa.text("TRUNCATE chunks CASCADE"))
     with clean_db.connect() as conn:
         counts = [
             conn.execute(sa.text(f"SELECT count(*) FROM {t}")).scalar_one()
