@@ -10,8 +10,10 @@ Two held-out sets measure what the dev/test split cannot: the cue patterns and k
 phrasings were written while reading the misses on all of dev and test, so the test half is
 not blind. injection_holdout_*: written after that, then used once more to adjust the cues
 (no longer blind either). injection_holdout2_*: written after the last change and never used
-to change anything: its recall is the honest estimate for unseen paraphrases. Only
-precision (misfires) is asserted on the held-out sets; their recall is printed.
+to change anything until the detector's second revision, which read its misses (not
+blind any more). injection_holdout3_*: written by a separate session that saw neither the
+detector nor the other fixtures, scored once after that revision (precision 0.840, recall
+0.525); its assertions are regression floors at those figures, not the targets.
 """
 
 from __future__ import annotations
@@ -70,8 +72,8 @@ def _score(items: list[tuple[str, bool]], ev: list[list[safety.Evidence]], alone
 
 def choose_thresholds(items, ev) -> tuple[float, float]:
     """On dev: the best recall with precision ≥ 0.97 (a margin over the 0.95 target); among
-    the pairs reaching it, the middle one (the median `alone`, then the median `with_cue`),
-    so neither threshold sits on the edge of what the dev lines allow."""
+    the pairs reaching it, the highest `alone` (the margin-only rule misfires most on real
+    documentation, which the fixtures cover least), then the median `with_cue`."""
     feasible = []
     for alone in GRID:
         for with_cue in [t for t in GRID if t <= alone]:
@@ -81,7 +83,7 @@ def choose_thresholds(items, ev) -> tuple[float, float]:
     assert feasible, "no thresholds reach precision 0.97 on the dev half"
     top = max(f[0] for f in feasible)
     pairs = [(a, c) for r, a, c in feasible if r == top]
-    alone = statistics.median_low(sorted({a for a, _ in pairs}))
+    alone = max(a for a, _ in pairs)
     return alone, statistics.median_low(sorted(c for a, c in pairs if a == alone))
 
 
@@ -90,7 +92,7 @@ def test_fixture_set_is_large_and_separate_from_the_known_phrasings() -> None:
     assert len(positives) >= 40 and len(benign) >= 200
     assert len(set(positives)) == len(positives) and len(set(benign)) == len(benign)
     every_fixture = set(positives) | set(benign)
-    for name in ("holdout", "holdout2"):
+    for name in ("holdout", "holdout2", "holdout3"):
         every_fixture |= set(_lines(f"injection_{name}_positive.txt")) | set(
             _lines(f"injection_{name}_benign.txt")
         )
@@ -114,7 +116,11 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
     assert precision >= PRECISION_TARGET and recall >= RECALL_TARGET, misses
 
 
-@pytest.mark.parametrize("name", ["holdout", "holdout2"])
+# holdout3's floors are its first, blind score: a change that misfires or misses more fails.
+HELD_OUT_FLOORS = {"holdout": (PRECISION_TARGET, 0.0), "holdout2": (PRECISION_TARGET, 0.0), "holdout3": (0.84, 0.525)}
+
+
+@pytest.mark.parametrize("name", list(HELD_OUT_FLOORS))
 def test_held_out_sets_rarely_misfire(embedder, name: str) -> None:
     items = [(t, True) for t in _lines(f"injection_{name}_positive.txt")] + [
         (t, False) for t in _lines(f"injection_{name}_benign.txt")
@@ -124,7 +130,8 @@ def test_held_out_sets_rarely_misfire(embedder, name: str) -> None:
     print(f"\n{name}: {len(items)} lines, precision {precision:.3f}, recall {recall:.3f}")
     for miss in misses:
         print(f"  wrong: {miss}")
-    assert precision >= PRECISION_TARGET, misses
+    floor_precision, floor_recall = HELD_OUT_FLOORS[name]
+    assert precision >= floor_precision - 1e-9 and recall >= floor_recall - 1e-9, misses
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
-MARGIN_ALONE = 0.24
+MARGIN_ALONE = 0.26
 MARGIN_WITH_CUE = -0.06
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -79,8 +79,18 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
-# Sentences shorter than this many words ("}", "GOALS:") are not worth an embedding.
+# Sentences shorter than this many words ("}", "GOALS:", "**** Mistral AI") are not worth an
+# embedding; list and heading markup does not count as a word.
 _MIN_WORDS = 3
+_MARKUP = re.compile(r"^[\s=#*.>|+\-]+")
+# Code, property rows and log lines: their words say what a program does, not what the reader
+# should do, and they sit near known phrasings by topic alone ("store.delete(ids);" near
+# "delete all documents"). Only the patterns judge them.
+_CODE = re.compile(
+    r"[;{}]\s*$|^\s*(?://|/\*|\*/|\*\s*@\w|@\w|\.\w+\(|return\b|new \w+\(|import\s|from \S+ import\s|"
+    r"(?:def|class|public|private|void)\s)|\w\([^)]*\)[;.,)]?\s*(?://.*)?$|^\s*[\w.\[\]\"']+\s*[:=]\s*\S+,?\s*(?:#.*)?$"
+    r"|^\s*[\w.\[\]]+\s*=\s*[fFrRbB]?[\"'\[{(]|\|.*\|"
+)
 # Cues that a sentence speaks to the reading model, or orders its reply, rather than telling
 # a person how a system works ("your API key" is a person's; "your answer" is a model's).
 _CUE = re.compile(
@@ -93,18 +103,29 @@ _CUE = re.compile(
     r"|\b(?:to|in|with|end|start|close) (?:every|each|any) (?:of your )?(?:questions?|answers?|repl(?:y|ies)|responses?)\b"
     r"|\b(?:answer|reply|respond)\w* (?:to )?(?:every|each|any)\b"
     r"|\b(?:in|to|into) (?:your|the) (?:answer|reply|response)\b"
-    r"|\b(?:from now on|from here on|instead of answering|regardless of|whatever the question|"
+    r"|\b(?:from now on|from here on|instead of answering|regardless of (?:what|the question|their)|whatever the question|"
     r"whatever (?:is|you are|they) asked|only ever (?:answer|reply|respond))\b"
     r"|(?:^|[,;:]\s*)(?:reply|respond|answer) (?:with|that|by saying)\b|\b(?:reply|respond|answer) only\b"
     r"|\b(?:ignore|disregard|forget) (?:what|whatever|everything)\b"
-    r"|\b(?:pretend|act as|roleplay|role-play|imagine)\b[^.]{0,20}\byou\b|\byour (?:\w+ )?tools?\b"
-    r"|\b(?:note|message|notice|attention|hey|dear)\b[^.]{0,30}\b(?:ai|assistants?|models?|llms?|chatbots?|agents?)\b"
+    r"|\b(?:pretend|act as|roleplay|role-play|imagine)\b[^.]{0,20}\byou\b"
+    r"|\byour (?:\w+ )?tools?\b(?! (?:calls?|definitions?|library|callbacks?|methods?|list|classes)\b)"
+    # Words for a model's own make-up and obedience, which documentation does not ask of a person.
+    r"|\byour (?:creators?|programming|training|persona|behaviou?r|highest-priority|top priority)\b"
+    r"|\bobey (?:only|me|us|this|these|the (?:text|following|orders?))\b|\b(?:reprogramm?ed|jailbr[eo]\w*)\b"
+    r"|\b(?:ai|assistants?|models?|llms?|chatbots?|agents?) (?:that|which|who) (?:reads?|retrieves?|process(?:es)?|"
+    r"sees?|summari[sz]es?|finds?) this\b"
+    r"|\b(?:as|what) (?:this|the) (?:page|section|paragraph|document|text|message|notice) (?:says|orders|instructs)\b"
+    r"|\b(?:cancel+ed|revoked|void|invalid|overridden|superseded) (?:by|from) (?:this|here)\b"
+    # "Note to the AI model", "Hey model," (not "NOTE: Spring AI supports …")
+    r"|\b(?:note|message|notice|attention|hey|dear|hello|hi)\b\W{0,3}(?:(?:to|for) (?:the |any |all |every |an? )?"
+    r"(?:\w+ )?(?:ai|assistants?|models?|llms?|chatbots?|agents?|bots?)\b|(?:the )?(?:\w+ )?(?:ai|assistant|model|llm|chatbot|"
+    r"agent|bot)\s*[,:!])"
     r"|\b(?:models?|assistants?|ai|llms?|chatbots?|agents?) (?:must|should|shall|will) (?:stop|ignore|never|"
     r"always|not|only|tell|say|reply|respond|answer)\b"
     r"|\b(?:before|instead of|without) (?:answering|replying|responding)\b|\bwhat the user\b"
     r"|\byou (?:started|were (?:assigned|initiali[sz]ed|configured|created|set up)|are an? (?:\w+ )?"
     r"(?:assistant|ai|agent|bot|model|chatbot))\b"
-    r"|\b(?:this|the current) (?:conversation|chat|session|dialogue)\b"
+    r"|\b(?:this|the current) (?:conversation|chat|dialogue)\b"
     r"|\bwhen (?:you )?(?:respond|reply|answer)\w*\b|\bwhen asked about\b"
     r"|\b(?:reply|answer|response) you (?:give|write|produce|return|send)\b"
     r"|\b(?:whoever|anyone|any (?:ai|system|agent|program)) (?:is )?(?:generating|writing|producing|"
@@ -142,7 +163,8 @@ class Evidence(BaseModel):
 
 def sentence_evidence(items: list[str]) -> list[Evidence]:
     """Patterns, similarity margin and cue for each sentence (one embedding batch)."""
-    candidates = [i for i, s in enumerate(items) if len(s.split()) >= _MIN_WORDS]
+    prose = [_is_prose(s) for s in items]
+    candidates = [i for i, s in enumerate(items) if prose[i]]
     margins = np.full(len(items), -1.0, dtype=np.float32)
     if candidates:
         vectors = _embedder().embed_documents([items[i] for i in candidates])
@@ -151,10 +173,15 @@ def sentence_evidence(items: list[str]) -> list[Evidence]:
         Evidence(
             patterns=[name for name, p in _PATTERNS if p.search(s)],
             margin=round(float(margins[i]), 4),
-            cue=bool(_CUE.search(s)),
+            cue=prose[i] and bool(_CUE.search(s)),
         )
         for i, s in enumerate(items)
     ]
+
+
+def _is_prose(sentence: str) -> bool:
+    """Worth judging by meaning: enough words, and not a line of code or a table row."""
+    return len(_MARKUP.sub("", sentence).split()) >= _MIN_WORDS and not _CODE.search(sentence)
 
 
 def similarity_margin(vectors: np.ndarray) -> np.ndarray:
