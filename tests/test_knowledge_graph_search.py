@@ -58,6 +58,27 @@ def test_graph_mode_reaches_the_second_hop(graph_db, tmp_path: Path) -> None:
     assert {h["component"] for h in search_docs(question, "films", k=10, mode="graph")} == {"films"}
 
 
+def test_tuning_overrides_reach_graph_search(graph_db, tmp_path: Path, monkeypatch) -> None:
+    """`graph eval --graph-weight/--floor` set the weight graph mode fuses with and the floor."""
+    from docsassistant import search
+    from docsassistant.cli.graph_commands import _tune
+    from docsassistant.knowledge_graph import retrieve
+
+    monkeypatch.setitem(search.GRAPH_WEIGHTS, "graph", search.GRAPH_WEIGHTS["graph"])
+    monkeypatch.setattr(retrieve, "SIMILARITY_FLOOR", retrieve.SIMILARITY_FLOOR)
+    _two_hop_corpus(tmp_path)
+    index_paths([tmp_path], "films", base=tmp_path)
+    question = "Where did the director of Blue Harbor grow up?"
+    _tune(0.0, 0.95)
+    assert search.GRAPH_WEIGHTS["graph"] == 0.0 and retrieve.SIMILARITY_FLOOR == 0.95
+    # With the graph list weighted 0 the walk lifts nothing: the second hop stays far down.
+    paths = [h["source_path"] for h in search_docs(question, "films", k=14, mode="graph")]
+    assert paths.index("person.md") > 10
+    _tune(2.0, None)
+    paths = [h["source_path"] for h in search_docs(question, "films", k=14, mode="graph")]
+    assert paths.index("person.md") == 1 and retrieve.SIMILARITY_FLOOR == 0.95
+
+
 def test_previous_hop_entities_seed_the_walk(graph_db, tmp_path: Path) -> None:
     _two_hop_corpus(tmp_path)
     index_paths([tmp_path], "films", base=tmp_path)
