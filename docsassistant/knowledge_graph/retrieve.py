@@ -24,7 +24,8 @@ from docsassistant.terms import code_terms
 
 DAMPING = 0.5  # HippoRAG 2's setting: walks stay close to their seeds
 HUB_LIMIT = 50  # an entity in this many passages or more is neither a seed nor followed
-MAX_EDGES = 5000  # mention edges read per search (bounds latency on hub-rich stores)
+MAX_EDGES = 5000  # second-hop mention edges read per search (bounds latency on hub-rich stores)
+EXPAND_PASSAGES = 20  # first-hop passages (most seed weight first) whose entities are followed
 SIMILAR_ENTITIES = 8  # nearest entities to the question embedding
 SIMILARITY_FLOOR = 0.7  # below this cosine an entity is not what the question names
 DENSE_SEEDS = 5  # top dense hits that also seed the walk
@@ -74,33 +75,35 @@ _SEEDS = sa.text(
         SELECT id, phrase, max(sim) AS sim FROM (SELECT * FROM exact UNION ALL
             SELECT * FROM near WHERE sim >= :floor) s GROUP BY id, phrase
     )
-    SELECT s.id, s.phrase, s.sim, df.n
-    FROM seeds s CROSS JOIN LATERAL (
-        SELECT count(*) AS n FROM (SELECT 1 FROM mentions m WHERE m.entity_id = s.id LIMIT :hub) x
-    ) df"""
+    SELECT s.id, s.phrase, s.sim, p.passages AS n
+    FROM seeds s JOIN entity_passages p ON p.entity_id = s.id
+    WHERE p.passages > 0 AND p.passages < :hub"""
 )
 
-# Entities of one passage only lead nowhere: they are read only when they are seeds.
-_NEIGHBOURHOOD = sa.text(
+# First hop: the passages that mention the seed entities.
+_SEED_EDGES = sa.text(
+    "SELECT entity_id, chunk_id FROM mentions WHERE entity_id = ANY(CAST(:seed_ids AS bigint[]))"
+)
+# Second hop, from the expanded passages only: their entities (neither seeds, nor hubs,
+# nor entities of one passage, which lead nowhere) and every passage mentioning those.
+_SECOND_HOP = sa.text(
     """
-    WITH n1 AS (
-        SELECT m.chunk_id FROM mentions m WHERE m.entity_id = ANY(CAST(:seed_ids AS bigint[]))
-        UNION SELECT unnest(CAST(:chunk_ids AS bigint[]))
-    ), e1 AS (
-        SELECT DISTINCT m.entity_id FROM mentions m JOIN n1 USING (chunk_id)
-    ), fanout AS (
-        SELECT e1.entity_id, m.ids, e1.entity_id = ANY(CAST(:seed_ids AS bigint[])) AS seed
-        FROM e1 CROSS JOIN LATERAL (
-            SELECT array_agg(chunk_id) AS ids
-            FROM (SELECT chunk_id FROM mentions WHERE entity_id = e1.entity_id LIMIT :hub) x
-        ) m
-    )
-    SELECT f.entity_id, en.phrase, unnest(f.ids) AS chunk_id
-    FROM fanout f JOIN entities en ON en.id = f.entity_id
-    WHERE cardinality(f.ids) < :hub AND (cardinality(f.ids) > 1 OR f.seed)
-    ORDER BY f.seed DESC, cardinality(f.ids), f.entity_id
+    SELECT e.entity_id, en.phrase, m.chunk_id
+    FROM (SELECT DISTINCT entity_id FROM mentions WHERE chunk_id = ANY(CAST(:chunk_ids AS bigint[]))) e
+    JOIN entity_passages p ON p.entity_id = e.entity_id AND p.passages > 1 AND p.passages < :hub
+    JOIN entities en ON en.id = e.entity_id
+    JOIN mentions m ON m.entity_id = e.entity_id
+    WHERE e.entity_id <> ALL(CAST(:seed_ids AS bigint[]))
+    ORDER BY p.passages, e.entity_id
     LIMIT :max_edges"""
 )
+
+
+@dataclass
+class _Edge:
+    entity_id: int
+    phrase: str
+    chunk_id: int
 
 
 def graph_rank(
@@ -126,21 +129,21 @@ def graph_rank(
         "floor": SIMILARITY_FLOOR,
         "hub": HUB_LIMIT,
     }
-    seeds = {
-        row.id: (row.phrase, row.sim / row.n) for row in conn.execute(_SEEDS, params) if 0 < row.n < HUB_LIMIT
-    }
+    seeds = {row.id: (row.phrase, row.sim / row.n) for row in conn.execute(_SEEDS, params)}
     dense_seeds = dense[:DENSE_SEEDS]
-    edges = conn.execute(
-        _NEIGHBOURHOOD,
+    edges = [
+        _Edge(row.entity_id, seeds[row.entity_id][0], row.chunk_id)
+        for row in conn.execute(_SEED_EDGES, {"seed_ids": list(seeds)})
+    ]
+    edges += conn.execute(
+        _SECOND_HOP,
         {
+            "chunk_ids": expansion(edges, seeds, dense_seeds),
             "seed_ids": list(seeds),
-            "chunk_ids": [c for c, _ in dense_seeds],
             "hub": HUB_LIMIT,
             "max_edges": MAX_EDGES,
         },
     ).all()
-    degree = Counter(row.entity_id for row in edges)
-    edges = [row for row in edges if degree[row.entity_id] < HUB_LIMIT]
     scores = personalised_pagerank(edges, seeds, dense_seeds)
     if component is not None and scores:
         allowed = set(
@@ -157,6 +160,18 @@ def graph_rank(
     return GraphResult(ranked, {c: scores[c] for c in ranked}, seed_phrases, shown)
 
 
+def expansion(
+    edges: list[_Edge], seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
+) -> list[int]:
+    """The passages whose entities the walk reads next: the dense seeds and the
+    `EXPAND_PASSAGES` first-hop passages with the most seed weight."""
+    weight: Counter[int] = Counter()
+    for edge in edges:
+        weight[edge.chunk_id] += seeds[edge.entity_id][1]
+    top = sorted(weight, key=lambda c: (-weight[c], c))[:EXPAND_PASSAGES]
+    return list(dict.fromkeys([*(c for c, _ in dense_seeds), *top]))
+
+
 def personalised_pagerank(
     edges: list, seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
 ) -> dict[int, float]:
@@ -170,26 +185,26 @@ def personalised_pagerank(
 
     if not edges or not seeds:
         return {}
-    names: dict[tuple[str, int], int] = {}
-
-    def node(kind: str, key: int) -> int:
-        return names.setdefault((kind, key), len(names))
-
-    pairs = [(node("e", row.entity_id), node("c", row.chunk_id)) for row in edges]
-    reset = [0.0] * len(names)
+    # Node numbers: entities first, then passages.
+    entity_node = {e: i for i, e in enumerate(dict.fromkeys(edge.entity_id for edge in edges))}
+    passage_node = {
+        c: len(entity_node) + i for i, c in enumerate(dict.fromkeys(edge.chunk_id for edge in edges))
+    }
+    pairs = [(entity_node[edge.entity_id], passage_node[edge.chunk_id]) for edge in edges]
+    reset = [0.0] * (len(entity_node) + len(passage_node))
     for entity_id, (_, weight) in seeds.items():
-        index = names.get(("e", entity_id))
+        index = entity_node.get(entity_id)
         if index is not None:
             reset[index] += weight
     for chunk_id, similarity in dense_seeds:
-        index = names.get(("c", chunk_id))
+        index = passage_node.get(chunk_id)
         if index is not None:
             reset[index] += PASSAGE_WEIGHT * max(similarity, 0.0)
     if sum(reset) <= 0:
         return {}
-    graph = igraph.Graph(n=len(names), edges=pairs, directed=False)
+    graph = igraph.Graph(n=len(reset), edges=pairs, directed=False)
     ranks = graph.personalized_pagerank(damping=DAMPING, reset=reset, implementation="arpack")
-    entity_nodes = [names[("e", e)] for e in seeds if ("e", e) in names]
+    entity_nodes = [entity_node[e] for e in seeds if e in entity_node]
     # entity → passage → entity → passage: the depth the neighbourhood was read to.
     reached = {v for near in graph.neighborhood(entity_nodes, order=3) for v in near}
-    return {key: ranks[i] for (kind, key), i in names.items() if kind == "c" and i in reached}
+    return {chunk_id: ranks[i] for chunk_id, i in passage_node.items() if i in reached}
