@@ -16,6 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 import sqlalchemy as sa
 
@@ -24,8 +25,8 @@ from docsassistant.terms import code_terms
 
 DAMPING = 0.5  # HippoRAG 2's setting: walks stay close to their seeds
 HUB_LIMIT = 50  # an entity in this many passages or more is neither a seed nor followed
-MAX_EDGES = 5000  # second-hop mention edges read per search (bounds latency on hub-rich stores)
-EXPAND_PASSAGES = 20  # first-hop passages (most seed weight first) whose entities are followed
+MAX_EDGES = 1000  # second-hop mention edges read per search, rarest entities first (bounds latency)
+EXPAND_PASSAGES = 10  # first-hop passages (most seed weight first) whose entities are followed
 SIMILAR_ENTITIES = 8  # nearest entities to the question embedding
 SIMILARITY_FLOOR = 0.7  # below this cosine an entity is not what the question names
 DENSE_SEEDS = 5  # top dense hits that also seed the walk
@@ -85,22 +86,26 @@ _SEED_EDGES = sa.text(
     "SELECT entity_id, chunk_id FROM mentions WHERE entity_id = ANY(CAST(:seed_ids AS bigint[]))"
 )
 # Second hop, from the expanded passages only: their entities (neither seeds, nor hubs,
-# nor entities of one passage, which lead nowhere) and every passage mentioning those.
+# nor entities of one passage, which lead nowhere), rarest first, and every passage
+# mentioning them, whole entities only, until `max_edges` mentions are taken.
 _SECOND_HOP = sa.text(
     """
-    SELECT e.entity_id, en.phrase, m.chunk_id
-    FROM (SELECT DISTINCT entity_id FROM mentions WHERE chunk_id = ANY(CAST(:chunk_ids AS bigint[]))) e
-    JOIN entity_passages p ON p.entity_id = e.entity_id AND p.passages > 1 AND p.passages < :hub
-    JOIN entities en ON en.id = e.entity_id
-    JOIN mentions m ON m.entity_id = e.entity_id
-    WHERE e.entity_id <> ALL(CAST(:seed_ids AS bigint[]))
-    ORDER BY p.passages, e.entity_id
-    LIMIT :max_edges"""
+    WITH kept AS (
+        SELECT p.entity_id, sum(p.passages) OVER (ORDER BY p.passages, p.entity_id) AS running
+        FROM (SELECT DISTINCT entity_id FROM mentions WHERE chunk_id = ANY(CAST(:chunk_ids AS bigint[]))) e
+        JOIN entity_passages p ON p.entity_id = e.entity_id
+        WHERE p.passages > 1 AND p.passages < :hub AND e.entity_id <> ALL(CAST(:seed_ids AS bigint[]))
+    )
+    SELECT k.entity_id, en.phrase, m.chunk_id
+    FROM kept k JOIN entities en ON en.id = k.entity_id JOIN mentions m ON m.entity_id = k.entity_id
+    WHERE k.running <= :max_edges"""
 )
 
 
-@dataclass
-class _Edge:
+class Edge(NamedTuple):
+    """An entity–passage mention read for the walk (a plain tuple: SQLAlchemy rows were
+    slower to read field by field)."""
+
     entity_id: int
     phrase: str
     chunk_id: int
@@ -132,18 +137,16 @@ def graph_rank(
     seeds = {row.id: (row.phrase, row.sim / row.n) for row in conn.execute(_SEEDS, params)}
     dense_seeds = dense[:DENSE_SEEDS]
     edges = [
-        _Edge(row.entity_id, seeds[row.entity_id][0], row.chunk_id)
-        for row in conn.execute(_SEED_EDGES, {"seed_ids": list(seeds)})
+        Edge(entity_id, seeds[entity_id][0], chunk_id)
+        for entity_id, chunk_id in conn.execute(_SEED_EDGES, {"seed_ids": list(seeds)}).all()
     ]
-    edges += conn.execute(
-        _SECOND_HOP,
-        {
-            "chunk_ids": expansion(edges, seeds, dense_seeds),
-            "seed_ids": list(seeds),
-            "hub": HUB_LIMIT,
-            "max_edges": MAX_EDGES,
-        },
-    ).all()
+    second = {
+        "chunk_ids": expansion(edges, seeds, dense_seeds),
+        "seed_ids": list(seeds),
+        "hub": HUB_LIMIT,
+        "max_edges": MAX_EDGES,
+    }
+    edges += [Edge(e, phrase, c) for e, phrase, c in conn.execute(_SECOND_HOP, second).all()]
     scores = personalised_pagerank(edges, seeds, dense_seeds)
     if component is not None and scores:
         allowed = set(
@@ -161,7 +164,7 @@ def graph_rank(
 
 
 def expansion(
-    edges: list[_Edge], seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
+    edges: list[Edge], seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
 ) -> list[int]:
     """The passages whose entities the walk reads next: the dense seeds and the
     `EXPAND_PASSAGES` first-hop passages with the most seed weight."""
@@ -173,7 +176,7 @@ def expansion(
 
 
 def personalised_pagerank(
-    edges: list, seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
+    edges: list[Edge], seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
 ) -> dict[int, float]:
     """PageRank scores of the passages the entity seeds reach, restarted at all seeds
     (igraph, ARPACK).
