@@ -3,12 +3,14 @@
 Seeds are the entities the question names (its word n-grams and code identifiers
 matched to entity phrases exactly, plus the entities nearest to the question's
 embedding) and the top dense hits. An entity's seed weight is divided by the number
-of passages that mention it, so a rare name steers more than a common word. The
-neighbourhood (seed passages, the passages that mention the seed entities, the
-entities of those passages and the passages that mention them) is read from
-PostgreSQL; entities mentioned by more than `HUB_LIMIT` passages are left out, as
-they connect everything to everything. igraph ranks the nodes (ARPACK: PRPACK took 20x longer with a personalised reset, measured).
-"""
+of passages that mention it (`entity_passages`, kept by triggers), so a rare name
+steers more than a common word. The neighbourhood is read from PostgreSQL in two
+steps: the passages that mention the seed entities, then, from the dense seeds and the
+first-hop passages with most seed weight only, their other entities (rarest first, up
+to `MAX_EDGES` mentions) and the passages that mention those. Entities mentioned by
+`HUB_LIMIT` passages or more are left out, as they connect everything to everything.
+igraph ranks the nodes (ARPACK: PRPACK took 20x longer with a personalised reset,
+measured)."""
 
 from __future__ import annotations
 
