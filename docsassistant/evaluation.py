@@ -24,7 +24,7 @@ import json
 import re
 import time
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from statistics import mean
@@ -480,17 +480,22 @@ def document_run(hits: list[dict], limit: int | None = None) -> dict[str, float]
     return {doc: float(len(order) - i) for i, doc in enumerate(order)}
 
 
-def beir_metric_names(k: int) -> list[str]:
-    return ["ndcg@10", f"recall@{k}", f"mrr@{k}"]
+def beir_metric_names(k: int, recall_at: Sequence[int] = ()) -> list[str]:
+    """nDCG@10, recall@k and MRR@k, plus recall at each cut-off in `recall_at` (e.g. 5)."""
+    extra = [f"recall@{r}" for r in sorted(set(recall_at)) if r != k]
+    return ["ndcg@10", *extra, f"recall@{k}", f"mrr@{k}"]
 
 
 def ranx_metrics(
-    qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]], k: int
+    qrels: dict[str, dict[str, int]],
+    run: dict[str, dict[str, float]],
+    k: int,
+    recall_at: Sequence[int] = (),
 ) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     """Mean metrics and per-query metrics with ranx (queries without hits score 0)."""
     from ranx import Qrels, Run, evaluate
 
-    names = beir_metric_names(k)
+    names = beir_metric_names(k, recall_at)
     full_run = {qid: run.get(qid) or {} for qid in qrels}
     # ranx refuses empty rankings: a query with no hit gets one sentinel doc that is never relevant.
     full_run = {qid: docs or {"\x00no-hit": 0.0} for qid, docs in full_run.items()}
@@ -511,8 +516,10 @@ def evaluate_beir(
     settings: Settings | None = None,
     search: SearchFn = search_docs,
     progress: Callable[[int, int], None] | None = None,
+    recall_at: Sequence[int] = (),
 ) -> dict:
-    """Search every judged query (asking for k*3 chunks, collapsed to documents) and score it."""
+    """Search every judged query (asking for k*3 chunks, collapsed to documents) and score it;
+    `recall_at` adds recall at those cut-offs (e.g. 5) to nDCG@10, recall@k and MRR@k."""
     settings = settings or get_settings()
     _warm_up(settings, search)
     chunk_k = min(k * 3, MAX_K)
@@ -526,7 +533,7 @@ def evaluate_beir(
         run[qid] = document_run(hits)
         if progress:
             progress(i, len(judged))
-    means, per_query = ranx_metrics(judged, run, k)
+    means, per_query = ranx_metrics(judged, run, k, recall_at)
     return {
         "component": component,
         "k": k,

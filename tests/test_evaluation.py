@@ -60,6 +60,14 @@ def test_ranx_metrics_known_values_and_queries_without_hits() -> None:
     assert means["recall@10"] == pytest.approx(2 / 3)
 
 
+def test_ranx_metrics_adds_recall_at_other_cutoffs() -> None:
+    qrels = {"q1": {"d1": 1, "d6": 1}}
+    run = {"q1": {f"d{i}": float(10 - i) for i in range(1, 8)}}  # d6 comes 6th
+    means, per_query = ev.ranx_metrics(qrels, run, k=10, recall_at=(5,))
+    assert list(means) == ["ndcg@10", "recall@5", "recall@10", "mrr@10"]
+    assert per_query["q1"]["recall@5"] == 0.5 and per_query["q1"]["recall@10"] == 1.0
+
+
 def test_aggregate_gives_each_type_its_own_figures() -> None:
     def result(qid: str, qtype: str, **kw) -> ev.QuestionResult:
         base = dict(

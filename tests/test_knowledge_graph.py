@@ -89,6 +89,18 @@ def _linked_corpus(root: Path) -> None:
     )
 
 
+def _assert_passage_counts_match(engine) -> None:
+    """`entity_passages` (kept by triggers) equals the mentions counted now, entity by entity."""
+    with engine.connect() as conn:
+        kept = dict(
+            conn.execute(sa.text("SELECT entity_id, passages FROM entity_passages WHERE passages <> 0")).all()
+        )
+        counted = dict(
+            conn.execute(sa.text("SELECT entity_id, count(*) FROM mentions GROUP BY entity_id")).all()
+        )
+    assert kept == counted
+
+
 def test_ingestion_builds_graph_and_resolves_links_in_any_order(graph_db, tmp_path: Path) -> None:
     _linked_corpus(tmp_path)
     # guide.adoc is written first, while its link target is not yet indexed.
@@ -99,6 +111,7 @@ def test_ingestion_builds_graph_and_resolves_links_in_any_order(graph_db, tmp_pa
     assert {"cosine_distance", "acme store", "defaults"} <= acme
     # The resolved link makes the guide's chunk mention the target's title.
     assert "acme store" in _phrases(graph_db, "pages/guide.adoc")
+    _assert_passage_counts_match(graph_db)
     with graph_db.connect() as conn:
         link = conn.execute(
             sa.text(
@@ -114,6 +127,7 @@ def test_ingestion_builds_graph_and_resolves_links_in_any_order(graph_db, tmp_pa
     before = _counts(graph_db)
     index_paths([tmp_path], "manual", base=tmp_path, force=True)
     assert _counts(graph_db) == before  # re-ingest is idempotent
+    _assert_passage_counts_match(graph_db)
 
 
 def test_graph_goes_with_its_chunks_and_orphans_are_dropped(graph_db, tmp_path: Path) -> None:
@@ -126,6 +140,7 @@ def test_graph_goes_with_its_chunks_and_orphans_are_dropped(graph_db, tmp_path: 
     with graph_db.connect() as conn:
         phrases = set(conn.execute(sa.text("SELECT phrase FROM entities")).scalars())
     assert "cosine_distance" not in phrases and "limits" in phrases
+    _assert_passage_counts_match(graph_db)
     # The link survives the target's re-index (same document row).
     with graph_db.connect() as conn:
         assert conn.execute(sa.text("SELECT count(to_document_id) FROM document_links")).scalar() == 1
@@ -136,11 +151,14 @@ def test_graph_goes_with_its_chunks_and_orphans_are_dropped(graph_db, tmp_path: 
         assert conn.execute(sa.text("SELECT count(*) FROM document_links")).scalar() == 0
     assert "vector guide" not in phrases and "acme vector store" not in phrases
     assert "acme store" in phrases  # still mentioned by the other document
+    _assert_passage_counts_match(graph_db)
 
     (tmp_path / "pages" / "stores" / "acme.adoc").unlink()
     (tmp_path / "pages" / "guide.adoc").unlink()
     index_paths([tmp_path], "manual", base=tmp_path, prune=True)
     assert _counts(graph_db) == {"entities": 0, "mentions": 0, "relations": 0, "document_links": 0}
+    with graph_db.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM entity_passages")).scalar() == 0
 
 
 def test_a_failing_graph_write_rolls_back_the_document(graph_db, tmp_path: Path, monkeypatch) -> None:

@@ -93,11 +93,13 @@ def stats(component: Annotated[str | None, typer.Option("--component", "-c")] = 
 
 
 def _tune(graph_weight: float | None, floor: float | None) -> None:
-    """Override the graph's fusion weight / entity similarity floor for this run (tuning)."""
-    from docsassistant.knowledge_graph import fusion, retrieve
+    """Override the graph list's fusion weight (`search.GRAPH_WEIGHTS["graph"]`) and the
+    entity similarity floor for this run (tuning)."""
+    from docsassistant import search
+    from docsassistant.knowledge_graph import retrieve
 
     if graph_weight is not None:
-        fusion.GRAPH_WEIGHT = graph_weight
+        search.GRAPH_WEIGHTS["graph"] = graph_weight
     if floor is not None:
         retrieve.SIMILARITY_FLOOR = floor
 

@@ -3,7 +3,7 @@
 - `extract.py`: the default, model-free extractor; `llm_extract.py`: the optional Ollama one;
 - `links.py`: links between documents; `store.py`: writing a document's graph;
 - `retrieve.py`: personalised PageRank over passages and entities;
-- `fusion.py`: adding the graph's ranking to a search's fused list.
+- `search.py` (outside this package) fuses the graph's ranking with the other lists (`GRAPH_WEIGHTS`).
 
 The two functions below are the hooks ingestion calls.
 """

@@ -3,12 +3,14 @@
 Seeds are the entities the question names (its word n-grams and code identifiers
 matched to entity phrases exactly, plus the entities nearest to the question's
 embedding) and the top dense hits. An entity's seed weight is divided by the number
-of passages that mention it, so a rare name steers more than a common word. The
-neighbourhood (seed passages, the passages that mention the seed entities, the
-entities of those passages and the passages that mention them) is read from
-PostgreSQL; entities mentioned by more than `HUB_LIMIT` passages are left out, as
-they connect everything to everything. igraph ranks the nodes (ARPACK: PRPACK took 20x longer with a personalised reset, measured).
-"""
+of passages that mention it (`entity_passages`, kept by triggers), so a rare name
+steers more than a common word. The neighbourhood is read from PostgreSQL in two
+steps: the passages that mention the seed entities, then, from the dense seeds and the
+first-hop passages with most seed weight only, their other entities (rarest first, up
+to `MAX_EDGES` mentions) and the passages that mention those. Entities mentioned by
+`HUB_LIMIT` passages or more are left out, as they connect everything to everything.
+igraph ranks the nodes (ARPACK: PRPACK took 20x longer with a personalised reset,
+measured)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 import sqlalchemy as sa
 
@@ -24,7 +27,8 @@ from docsassistant.terms import code_terms
 
 DAMPING = 0.5  # HippoRAG 2's setting: walks stay close to their seeds
 HUB_LIMIT = 50  # an entity in this many passages or more is neither a seed nor followed
-MAX_EDGES = 5000  # mention edges read per search (bounds latency on hub-rich stores)
+MAX_EDGES = 1000  # second-hop mention edges read per search, rarest entities first (bounds latency)
+EXPAND_PASSAGES = 10  # first-hop passages (most seed weight first) whose entities are followed
 SIMILAR_ENTITIES = 8  # nearest entities to the question embedding
 SIMILARITY_FLOOR = 0.7  # below this cosine an entity is not what the question names
 DENSE_SEEDS = 5  # top dense hits that also seed the walk
@@ -74,33 +78,39 @@ _SEEDS = sa.text(
         SELECT id, phrase, max(sim) AS sim FROM (SELECT * FROM exact UNION ALL
             SELECT * FROM near WHERE sim >= :floor) s GROUP BY id, phrase
     )
-    SELECT s.id, s.phrase, s.sim, df.n
-    FROM seeds s CROSS JOIN LATERAL (
-        SELECT count(*) AS n FROM (SELECT 1 FROM mentions m WHERE m.entity_id = s.id LIMIT :hub) x
-    ) df"""
+    SELECT s.id, s.phrase, s.sim, p.passages AS n
+    FROM seeds s JOIN entity_passages p ON p.entity_id = s.id
+    WHERE p.passages > 0 AND p.passages < :hub"""
 )
 
-# Entities of one passage only lead nowhere: they are read only when they are seeds.
-_NEIGHBOURHOOD = sa.text(
-    """
-    WITH n1 AS (
-        SELECT m.chunk_id FROM mentions m WHERE m.entity_id = ANY(CAST(:seed_ids AS bigint[]))
-        UNION SELECT unnest(CAST(:chunk_ids AS bigint[]))
-    ), e1 AS (
-        SELECT DISTINCT m.entity_id FROM mentions m JOIN n1 USING (chunk_id)
-    ), fanout AS (
-        SELECT e1.entity_id, m.ids, e1.entity_id = ANY(CAST(:seed_ids AS bigint[])) AS seed
-        FROM e1 CROSS JOIN LATERAL (
-            SELECT array_agg(chunk_id) AS ids
-            FROM (SELECT chunk_id FROM mentions WHERE entity_id = e1.entity_id LIMIT :hub) x
-        ) m
-    )
-    SELECT f.entity_id, en.phrase, unnest(f.ids) AS chunk_id
-    FROM fanout f JOIN entities en ON en.id = f.entity_id
-    WHERE cardinality(f.ids) < :hub AND (cardinality(f.ids) > 1 OR f.seed)
-    ORDER BY f.seed DESC, cardinality(f.ids), f.entity_id
-    LIMIT :max_edges"""
+# First hop: the passages that mention the seed entities.
+_SEED_EDGES = sa.text(
+    "SELECT entity_id, chunk_id FROM mentions WHERE entity_id = ANY(CAST(:seed_ids AS bigint[]))"
 )
+# Second hop, from the expanded passages only: their entities (neither seeds, nor hubs,
+# nor entities of one passage, which lead nowhere), rarest first, and every passage
+# mentioning them, whole entities only, until `max_edges` mentions are taken.
+_SECOND_HOP = sa.text(
+    """
+    WITH kept AS (
+        SELECT p.entity_id, sum(p.passages) OVER (ORDER BY p.passages, p.entity_id) AS running
+        FROM (SELECT DISTINCT entity_id FROM mentions WHERE chunk_id = ANY(CAST(:chunk_ids AS bigint[]))) e
+        JOIN entity_passages p ON p.entity_id = e.entity_id
+        WHERE p.passages > 1 AND p.passages < :hub AND e.entity_id <> ALL(CAST(:seed_ids AS bigint[]))
+    )
+    SELECT k.entity_id, en.phrase, m.chunk_id
+    FROM kept k JOIN entities en ON en.id = k.entity_id JOIN mentions m ON m.entity_id = k.entity_id
+    WHERE k.running <= :max_edges"""
+)
+
+
+class Edge(NamedTuple):
+    """An entity–passage mention read for the walk (a plain tuple: SQLAlchemy rows were
+    slower to read field by field)."""
+
+    entity_id: int
+    phrase: str
+    chunk_id: int
 
 
 def graph_rank(
@@ -126,21 +136,19 @@ def graph_rank(
         "floor": SIMILARITY_FLOOR,
         "hub": HUB_LIMIT,
     }
-    seeds = {
-        row.id: (row.phrase, row.sim / row.n) for row in conn.execute(_SEEDS, params) if 0 < row.n < HUB_LIMIT
-    }
+    seeds = {row.id: (row.phrase, row.sim / row.n) for row in conn.execute(_SEEDS, params)}
     dense_seeds = dense[:DENSE_SEEDS]
-    edges = conn.execute(
-        _NEIGHBOURHOOD,
-        {
-            "seed_ids": list(seeds),
-            "chunk_ids": [c for c, _ in dense_seeds],
-            "hub": HUB_LIMIT,
-            "max_edges": MAX_EDGES,
-        },
-    ).all()
-    degree = Counter(row.entity_id for row in edges)
-    edges = [row for row in edges if degree[row.entity_id] < HUB_LIMIT]
+    edges = [
+        Edge(entity_id, seeds[entity_id][0], chunk_id)
+        for entity_id, chunk_id in conn.execute(_SEED_EDGES, {"seed_ids": list(seeds)}).all()
+    ]
+    second = {
+        "chunk_ids": expansion(edges, seeds, dense_seeds),
+        "seed_ids": list(seeds),
+        "hub": HUB_LIMIT,
+        "max_edges": MAX_EDGES,
+    }
+    edges += [Edge(e, phrase, c) for e, phrase, c in conn.execute(_SECOND_HOP, second).all()]
     scores = personalised_pagerank(edges, seeds, dense_seeds)
     if component is not None and scores:
         allowed = set(
@@ -150,15 +158,29 @@ def graph_rank(
             ).scalars()
         )
         scores = {c: s for c, s in scores.items() if c in allowed}
-    ranked = sorted(scores, key=lambda c: (-scores[c], c))[:limit]
+    # ARPACK's start vector comes from Python's `random`, so equal scores differ in the last
+    # bits from run to run (measured: 4e-16); rounded, ties go to the lower chunk id.
+    ranked = sorted(scores, key=lambda c: (-round(scores[c], 12), c))[:limit]
     seed_phrases = {phrase: weight for phrase, weight in seeds.values()}
     seed_ids = set(seeds)
     shown = [(row.phrase, row.chunk_id) for row in edges if row.entity_id in seed_ids]
     return GraphResult(ranked, {c: scores[c] for c in ranked}, seed_phrases, shown)
 
 
+def expansion(
+    edges: list[Edge], seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
+) -> list[int]:
+    """The passages whose entities the walk reads next: the dense seeds and the
+    `EXPAND_PASSAGES` first-hop passages with the most seed weight."""
+    weight: Counter[int] = Counter()
+    for edge in edges:
+        weight[edge.chunk_id] += seeds[edge.entity_id][1]
+    top = sorted(weight, key=lambda c: (-weight[c], c))[:EXPAND_PASSAGES]
+    return list(dict.fromkeys([*(c for c, _ in dense_seeds), *top]))
+
+
 def personalised_pagerank(
-    edges: list, seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
+    edges: list[Edge], seeds: dict[int, tuple[str, float]], dense_seeds: list[tuple[int, float]]
 ) -> dict[int, float]:
     """PageRank scores of the passages the entity seeds reach, restarted at all seeds
     (igraph, ARPACK).
@@ -170,26 +192,26 @@ def personalised_pagerank(
 
     if not edges or not seeds:
         return {}
-    names: dict[tuple[str, int], int] = {}
-
-    def node(kind: str, key: int) -> int:
-        return names.setdefault((kind, key), len(names))
-
-    pairs = [(node("e", row.entity_id), node("c", row.chunk_id)) for row in edges]
-    reset = [0.0] * len(names)
+    # Node numbers: entities first, then passages.
+    entity_node = {e: i for i, e in enumerate(dict.fromkeys(edge.entity_id for edge in edges))}
+    passage_node = {
+        c: len(entity_node) + i for i, c in enumerate(dict.fromkeys(edge.chunk_id for edge in edges))
+    }
+    pairs = [(entity_node[edge.entity_id], passage_node[edge.chunk_id]) for edge in edges]
+    reset = [0.0] * (len(entity_node) + len(passage_node))
     for entity_id, (_, weight) in seeds.items():
-        index = names.get(("e", entity_id))
+        index = entity_node.get(entity_id)
         if index is not None:
             reset[index] += weight
     for chunk_id, similarity in dense_seeds:
-        index = names.get(("c", chunk_id))
+        index = passage_node.get(chunk_id)
         if index is not None:
             reset[index] += PASSAGE_WEIGHT * max(similarity, 0.0)
     if sum(reset) <= 0:
         return {}
-    graph = igraph.Graph(n=len(names), edges=pairs, directed=False)
+    graph = igraph.Graph(n=len(reset), edges=pairs, directed=False)
     ranks = graph.personalized_pagerank(damping=DAMPING, reset=reset, implementation="arpack")
-    entity_nodes = [names[("e", e)] for e in seeds if ("e", e) in names]
+    entity_nodes = [entity_node[e] for e in seeds if e in entity_node]
     # entity → passage → entity → passage: the depth the neighbourhood was read to.
     reached = {v for near in graph.neighborhood(entity_nodes, order=3) for v in near}
-    return {key: ranks[i] for (kind, key), i in names.items() if kind == "c" and i in reached}
+    return {chunk_id: ranks[i] for chunk_id, i in passage_node.items() if i in reached}
