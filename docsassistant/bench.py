@@ -305,6 +305,12 @@ def bench_ingest(
                 if name in counts:
                     counts[name] += n
         chunks = sum(r.chunks for report in reports for r in report.results)
+        if not chunks:
+            # Nothing to time; every ratio below would divide by zero.
+            raise ValueError(
+                f"No chunks were indexed from {corpus_dir} (folders {', '.join(components)}). "
+                "Check that it holds .md/.adoc/.html/.pdf/.docx files; symbolic links are not followed."
+            )
         texts = sum(len(g) for g in recorder.groups)
 
         embed_only_s = embed_only_cpu_s = 0.0

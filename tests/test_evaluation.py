@@ -316,3 +316,14 @@ def test_bench_ingest_search_and_synthetic_on_a_tiny_corpus(clean_db, settings, 
     assert 0.0 <= synthetic["ann"]["40"]["recall_at_10"] <= 1.0 and synthetic["ann"]["40"]["uses_index"]
     with clean_db.connect() as conn:
         assert conn.execute(sa.text("SELECT to_regclass('bench_chunks')")).scalar() is None
+
+
+def test_bench_ingest_with_nothing_to_index_says_so(clean_db, settings, tmp_path: Path) -> None:
+    """A component folder with no supported file (or only symlinks) gave a TypeError deep in
+    the report; now a clear error names the folder."""
+    from docsassistant import bench
+
+    (tmp_path / "corpus" / "empty").mkdir(parents=True)
+    (tmp_path / "corpus" / "empty" / "notes.xyz").write_text("not a supported type", encoding="utf-8")
+    with pytest.raises(ValueError, match="No chunks were indexed"):
+        bench.bench_ingest(tmp_path / "corpus", settings=settings)
