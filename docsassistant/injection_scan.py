@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from pydantic import BaseModel
 
-from docsassistant.agent.safety import analyse
+from docsassistant.agent.safety import findings_in_many
 from docsassistant.config import Settings, get_settings
 from docsassistant.store import open_store
 
@@ -55,8 +55,8 @@ def scan_store(
     scanned = 0
     flagged: list[FlaggedChunk] = []
     for rows in _chunks(settings, component):
-        for row in rows:
-            findings, _ = analyse(row["content"])
+        # One embedding batch per 500 chunks: per-chunk batches made a 6.4k-chunk scan take 22 min.
+        for row, findings in zip(rows, findings_in_many([r["content"] for r in rows]), strict=True):
             if findings:
                 flagged.append(
                     FlaggedChunk(

@@ -209,6 +209,18 @@ def judge_sentences(items: list[str]) -> list[Finding | None]:
     return results
 
 
+def _line_sentences(text: str) -> list[str]:
+    """The sentences of `text`, line by line (a line break always ends one)."""
+    return [line[a:b] for line in text.split("\n") for a, b in sentences(line)]
+
+
+def findings_in_many(texts: list[str]) -> list[tuple[Finding, ...]]:
+    """The findings of each text, judged in one embedding batch (for scanning a store)."""
+    split = [_line_sentences(t) for t in texts]
+    verdicts = iter(judge_sentences([s for items in split for s in items]))
+    return [tuple(f for f in (next(verdicts) for _ in items) if f) for items in split]
+
+
 @lru_cache(maxsize=1024)
 def analyse(text: str) -> tuple[tuple[Finding, ...], str]:
     """The findings in `text`, and the text with those sentences replaced by a marker.
