@@ -53,6 +53,17 @@ def leaks_beta(payload: Any) -> bool:
     return any(marker in text for marker in BETA_ONLY)
 
 
+def assert_nothing_leaks(attempts: list[tuple[str, dict]], results: list[Any], alpha_chunks: int) -> None:
+    """Every attempt either failed or returned nothing of beta (a count: 0 or alpha's own)."""
+    for (tool, args), result in zip(attempts, results, strict=True):
+        if result.is_error:
+            continue
+        data = result_data(result)
+        assert not leaks_beta(data), (tool, args, data)
+        if tool == "count_chunks":
+            assert data["chunks"] in (0, alpha_chunks), (args, data)
+
+
 def result_data(result: Any) -> Any:
     """A tool result's structured value (the SDK wraps lists as {"result": [...]})."""
     payload = result.structured_content

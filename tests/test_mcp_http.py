@@ -14,11 +14,11 @@ from mcp import MCPError
 from mcp_helpers import (
     BETA_COMPONENTS,
     SECRET_WORD,
+    assert_nothing_leaks,
     error_text,
     free_port,
     http_client,
     index_two_components,
-    leaks_beta,
     result_data,
     start_http_server,
 )
@@ -104,18 +104,8 @@ def test_alpha_key_cannot_read_beta_over_http(server_url: str, two_components: d
         attempts.append(("ask_docs", {"question": f"What is the {SECRET_WORD} store?", "component": component}))
     attempts.append(("search_docs", {"query": SECRET_WORD, "k": 50}))
     results = calls(server_url, key, attempts)
-    refused = 0
-    for (tool, args), result in zip(attempts, results, strict=True):
-        if result.is_error:
-            refused += 1
-            continue
-        data = result_data(result)
-        assert not leaks_beta(data), (tool, args, data)
-        if tool == "count_chunks":
-            assert data["chunks"] in (0, two_components["alpha"]), (args, data)
-        refused += 1
-    assert refused == len(attempts)
-    print(f"cross-component attempts over HTTP: {len(attempts)}, refused {refused}")
+    assert_nothing_leaks(attempts, results, two_components["alpha"])
+    print(f"cross-component attempts over HTTP: {len(attempts)}, none read beta")
     beta_named = [r for (_, a), r in zip(attempts, results, strict=True) if (a.get("component") or "").strip() == "beta"]
     assert len(beta_named) == 6 and all("may not read component 'beta'" in error_text(r) for r in beta_named)
     asked = [result_data(r) for (t, _), r in zip(attempts, results, strict=True) if t == "ask_docs" and not r.is_error]

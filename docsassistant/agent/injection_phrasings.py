@@ -2,7 +2,7 @@
 
 Written from the attack families public write-ups describe (instruction override, role
 switch, prompt leaking, forced output, exfiltration links, tool abuse). The test fixtures
-(tests/fixtures/injection_lines.jsonl) are separate sentences, so the fixture scores
+(tests/fixtures/injection_*.txt) are separate sentences, so the fixture scores
 measure paraphrases this list does not contain word for word.
 """
 
