@@ -12,6 +12,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 # Nothing in the suite may reach a real Ollama by accident.
 os.environ["OLLAMA_HOST"] = "http://127.0.0.1:9"
 
-from fake_ollama import FakeOllama  # noqa: E402
+from fake_ollama import FakeOllama, ShapeFake  # noqa: E402
 
 from docsassistant.config import Settings, get_settings  # noqa: E402
 
@@ -95,6 +96,17 @@ def cooperative_ollama(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOllama]:
 
 
 @pytest.fixture
+def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[ShapeFake]:
+    """A fake Ollama scripted per kind of request (cooperative where unscripted); the app's
+    settings point at it for this test."""
+    with ShapeFake() as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.url)
+        get_settings.cache_clear()
+        yield server
+    get_settings.cache_clear()
+
+
+@pytest.fixture
 def fresh_streamlit_caches() -> Iterator[None]:
     """`st.cache_*` survive across AppTest runs in one process: start each test clean."""
     import streamlit as st
@@ -111,3 +123,8 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def flags(record: dict[str, Any]) -> list[str]:
+    """The kinds of a turn record's flags, in order."""
+    return [f["kind"] for f in record["flags"]]

@@ -13,6 +13,10 @@ over real HTTP, without Ollama. Two modes:
   or ``<document id=...>`` blocks), the last user message minus that evidence, and tool
   messages; never the project's instruction sentences.
 
+``ShapeFake`` combines the two: one scripted queue per kind of request (``kind_of``: the
+request's shape, as the cooperative model tells it apart), the cooperative reply when that
+queue is empty.
+
 ``text_tool_call`` writes a tool call as text the way real local models do (for scripted
 replies that reproduce ollama #6127, #13519, #11185).
 
@@ -390,6 +394,64 @@ class FakeOllama:
                 "call reply()/reply_json()/reply_raw()/reply_error() before invoking the model"
             )
             return ("error", (500, message))
+
+
+# The kinds of /api/chat request, told apart by shape only: tools offered ("decide"), a
+# `format` schema (by its properties, in the order the cooperative model reads them), neither.
+_SCHEMA_KINDS = (
+    ("relevant", "grade"),
+    ("query", "rewrite"),
+    ("standalone_question", "standalone"),
+    ("claims", "verify"),
+)
+KINDS = ("decide", "grade", "rewrite", "standalone", "verify", "generate")
+
+
+def kind_of(body: dict[str, Any]) -> str:
+    """The kind of an ``/api/chat`` request body, by its shape: ``decide`` (tools offered),
+    ``generate`` (no ``format`` schema), else by the schema's properties (``grade``,
+    ``rewrite``, ``standalone``, ``verify``; another schema is named by its first property)."""
+    if body.get("tools"):
+        return "decide"
+    fmt = body.get("format")
+    if not isinstance(fmt, dict):
+        return "generate"
+    props = fmt.get("properties") or {}
+    return next((kind for prop, kind in _SCHEMA_KINDS if prop in props), next(iter(props), "json"))
+
+
+class ShapeFake(FakeOllama):
+    """Scripted replies per kind of request (``kind_of``); a request whose queue is empty
+    gets the cooperative reply (``deterministic_reply``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(mode="scripted", **kwargs)
+        self.queues: dict[str, deque[tuple[str, Any]]] = {kind: deque() for kind in KINDS}
+
+    def script(
+        self,
+        kind: str,
+        content: str = "",
+        tool_calls: list[dict[str, Any]] | None = None,
+        prompt_eval_count: int | None = None,
+    ) -> None:
+        """Queue the next reply to a request of ``kind`` (one of ``KINDS``); arguments as ``reply``."""
+        if kind not in self.queues:
+            raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+        self.queues[kind].append(("reply", (content, list(tool_calls or []), prompt_eval_count)))
+
+    def search(self, query: str, **args: Any) -> None:
+        """Queue the next decide reply as one ``search_docs`` call."""
+        self.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": query, **args}}])
+
+    def of_kind(self, kind: str) -> list[dict[str, Any]]:
+        """The recorded requests of ``kind``, in order."""
+        with self._lock:
+            return [r for r in self.requests if kind_of(r) == kind]
+
+    def _next(self, body: dict[str, Any], number: int) -> tuple[str, Any]:
+        queue = self.queues.get(kind_of(body))
+        return queue.popleft() if queue else ("reply", deterministic_reply(body))
 
 
 class _Handler(BaseHTTPRequestHandler):

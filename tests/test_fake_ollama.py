@@ -14,7 +14,7 @@ from pathlib import Path
 import ollama
 import pydantic
 import pytest
-from fake_ollama import GREETING, NOT_FOUND, FakeOllama, text_tool_call
+from fake_ollama import GREETING, NOT_FOUND, FakeOllama, ShapeFake, kind_of, text_tool_call
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import tool
@@ -474,3 +474,21 @@ def test_evidence_apart_from_the_question_and_a_note_naming_the_markers(det: Fak
     assert _llm(det).with_structured_output(Grade).invoke(messages) == Grade(relevant=[1], sufficient=True)
     answer = _llm(det).invoke([HumanMessage(note + evidence), HumanMessage("When?")]).content
     assert answer == "Authentication tokens expire after one hour. [1] The installer needs Python. [2]"
+
+
+def test_shape_fake_routes_by_request_shape_only() -> None:
+    """Each kind gets its own scripted reply whatever the prompt says; an unscripted kind
+    gets the cooperative reply; the recorded requests are listed per kind."""
+    with ShapeFake() as server:
+        server.script("grade", json.dumps({"relevant": [7], "sufficient": True}))
+        server.script("generate", "Scripted answer.")
+        llm = _llm(server)
+        decided = llm.bind_tools([search_docs]).invoke("Please grade this.")  # tools: decide
+        graded = llm.with_structured_output(Grade, method="json_schema").invoke("Write an answer.")
+        answer = llm.invoke("Grade the documents.")
+    assert decided.tool_calls[0]["name"] == "search_docs"  # cooperative: nothing scripted
+    assert graded == Grade(relevant=[7], sufficient=True) and answer.content == "Scripted answer."
+    assert [kind_of(r) for r in server.requests] == ["decide", "grade", "generate"]
+    assert len(server.of_kind("grade")) == 1 and server.of_kind("verify") == []
+    with pytest.raises(ValueError, match="kind must be one of"):
+        server.script("relevant", "{}")

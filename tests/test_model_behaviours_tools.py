@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections import deque
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write
-from fake_ollama import FakeOllama, deterministic_reply, text_tool_call
+from conftest import flags, write
+from fake_ollama import ShapeFake, kind_of, text_tool_call
 from langchain_core.messages import HumanMessage
 from langchain_ollama import ChatOllama
 from langgraph.runtime import Runtime
@@ -40,44 +38,6 @@ DOCS = {
 }
 
 
-def kind_of(body: dict[str, Any]) -> str:
-    """The request's shape: tools offered, a `format` schema (by property), or neither."""
-    if body.get("tools"):
-        return "decide"
-    fmt = body.get("format")
-    if isinstance(fmt, dict):
-        return next(iter(fmt.get("properties") or {"json": 0}))
-    return "generate"
-
-
-class ShapeFake(FakeOllama):
-    """Scripted replies per request shape; unscripted requests get the cooperative reply."""
-
-    def __init__(self) -> None:
-        super().__init__(mode="scripted")
-        self.queues: dict[str, deque[tuple[str, Any]]] = {}
-
-    def script(self, kind: str, content: str = "", tool_calls: list[dict[str, Any]] | None = None, **kw: Any) -> None:
-        reply = (content, list(tool_calls or []), kw.get("prompt_eval_count"))
-        self.queues.setdefault(kind, deque()).append(("reply", reply))
-
-    def of_kind(self, kind: str) -> list[dict[str, Any]]:
-        return [r for r in self.requests if kind_of(r) == kind]
-
-    def _next(self, body: dict[str, Any], number: int) -> tuple[str, Any]:
-        queue = self.queues.get(kind_of(body))
-        return queue.popleft() if queue else ("reply", deterministic_reply(body))
-
-
-@pytest.fixture
-def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[ShapeFake]:
-    with ShapeFake() as server:
-        monkeypatch.setenv("OLLAMA_HOST", server.url)
-        get_settings.cache_clear()
-        yield server
-    get_settings.cache_clear()
-
-
 @pytest.fixture
 def corpus(clean_db, tmp_path: Path) -> Path:
     for name, text in DOCS.items():
@@ -89,10 +49,6 @@ def corpus(clean_db, tmp_path: Path) -> Path:
 
 def of_type(record: dict[str, Any], type_: str) -> list[dict[str, Any]]:
     return [e for e in record["trace"] if e["type"] == type_]
-
-
-def flags(record: dict[str, Any]) -> list[str]:
-    return [f["kind"] for f in record["flags"]]
 
 
 def tool_calls(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -133,7 +89,7 @@ def test_single_hop_question_costs_at_most_four_model_calls(corpus: Path, model:
     first = run_turn("How does the HTTP client retry failed requests?")
     second = run_turn("What is the default request timeout?", first["thread_id"])
     assert first["model_calls"] == 4 and second["model_calls"] == 4
-    assert [kind_of(r) for r in model.requests] == ["decide", "relevant", "generate", "claims"] * 2
+    assert [kind_of(r) for r in model.requests] == ["decide", "grade", "generate", "verify"] * 2
 
 
 # -- one executor --------------------------------------------------------------------------------
@@ -206,7 +162,7 @@ def test_answer_from_memory_is_searched_before_it_is_shown(corpus: Path, model: 
 def test_answer_from_memory_with_nothing_found_is_flagged(corpus: Path, model: ShapeFake) -> None:
     """When the search finds nothing relevant, the memory answer is shown flagged, never grounded."""
     model.script("decide", "Kubernetes pods restart with exponential back-off up to five minutes.")
-    model.script("relevant", json.dumps({"relevant": [], "sufficient": False}))
+    model.script("grade", json.dumps({"relevant": [], "sufficient": False}))
     record = run_turn("How long is the pod restart back-off in Kubernetes?")
     assert record["answer"].startswith("Kubernetes pods restart")
     assert "not_from_documentation" in flags(record) and "grounded" not in flags(record)
@@ -227,13 +183,13 @@ def test_small_talk_needs_no_search(corpus: Path, model: ShapeFake, question: st
 def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, model: ShapeFake) -> None:
     """"And what is its default value?" must search for the earlier subject (issue 10)."""
     first = run_turn("What does CLIENT_TIMEOUT configure?")
-    assert first["model_calls"] == 4 and not model.of_kind("standalone_question")  # no extra call
+    assert first["model_calls"] == 4 and not model.of_kind("standalone")  # no extra call
     second = run_turn("And what is its default value?", first["thread_id"])
-    (request,) = model.of_kind("standalone_question")
+    (request,) = model.of_kind("standalone")
     assert [m["role"] for m in request["messages"]][-3:] == ["user", "assistant", "user"]
     query = tool_calls(second)[0][1]["query"]
     assert "CLIENT_TIMEOUT" in query and "default value" in query
-    graded = model.of_kind("relevant")[-1]["messages"][-1]["content"]
+    graded = model.of_kind("grade")[-1]["messages"][-1]["content"]
     assert graded == query  # the grader judges against the standalone question
     assert "thirty seconds" in second["answer"]
     assert second["model_calls"] == 5  # the standalone question costs one call on a follow-up
@@ -245,7 +201,7 @@ def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, mo
 def test_grader_counting_from_zero_is_understood(corpus: Path, model: ShapeFake) -> None:
     """Models number documents from 0 as often as from 1."""
     model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "access tokens", "k": 1}}])
-    model.script("relevant", json.dumps({"relevant": [0], "sufficient": True}))
+    model.script("grade", json.dumps({"relevant": [0], "sufficient": True}))
     record = run_turn("How long are access tokens valid?")
     assert [c["source_path"] for c in record["citations"]] == ["core/auth.md"]
 
@@ -254,7 +210,7 @@ def test_model_repeating_its_own_query_is_not_searched_again(corpus: Path, model
     """The novelty check applies to the model's own queries, not only to rewrites."""
     search = {"name": "search_docs", "arguments": {"query": "retry backoff", "k": 1}}
     model.script("decide", tool_calls=[search])
-    model.script("relevant", json.dumps({"relevant": [1], "sufficient": False}))
+    model.script("grade", json.dumps({"relevant": [1], "sufficient": False}))
     model.script("decide", tool_calls=[search])
     record = run_turn("How does the client retry?")
     assert record["queries"] == ["retry backoff"]
@@ -267,7 +223,7 @@ def test_search_cap_ending_the_loop_is_flagged(corpus: Path, model: ShapeFake, m
     monkeypatch.setenv("DOCSASSISTANT_MAX_SEARCHES", "1")
     get_settings.cache_clear()
     model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "retry backoff", "k": 1}}])
-    model.script("relevant", json.dumps({"relevant": [1], "sufficient": False}))
+    model.script("grade", json.dumps({"relevant": [1], "sufficient": False}))
     record = run_turn("How does the client retry, and what is the timeout?")
     assert "budget_reached" in flags(record) and record["answer"]
 
@@ -307,4 +263,4 @@ def test_short_time_with_evidence_answers_without_verification(corpus: Path, mod
     assert "thirty seconds" in state["answer"]
     kinds = [e["kind"] for e in state["trace"] if e["type"] == "flag"]
     assert "not_verified" in kinds and "grounded" not in kinds
-    assert not model.of_kind("claims")  # no verification call
+    assert not model.of_kind("verify")  # no verification call
