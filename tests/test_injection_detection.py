@@ -6,14 +6,20 @@ phrasing from docsassistant/agent/injection_phrasings.py). tests/fixtures/inject
 documentation lines that look like instructions, JSON (with "command") or role labels.
 Lines alternate between the dev half (even line numbers) and the test half (odd).
 
-Two held-out sets measure what the dev/test split cannot: the cue patterns and known
+Held-out sets measure what the dev/test split cannot: the cue patterns and known
 phrasings were written while reading the misses on all of dev and test, so the test half is
 not blind. injection_holdout_*: written after that, then used once more to adjust the cues
 (no longer blind either). injection_holdout2_*: written after the last change and never used
 to change anything until the detector's second revision, which read its misses (not
 blind any more). injection_holdout3_*: written by a separate session that saw neither the
 detector nor the other fixtures, scored once after that revision (precision 0.840, recall
-0.525); its assertions are regression floors at those figures, not the targets.
+0.525); the third revision (the grammar in agent/injection_cues.py) was written reading its
+misses, so it is not blind any more. injection_holdout4_* and injection_holdout5_*: each
+written by another separate session under the same rules and kept outside the project until
+scored. holdout4 was scored once blind after the third revision (0.895 / 0.567); the fourth
+revision read its misses. holdout5 was scored once blind after the fourth (0.771 / 0.617) and
+nothing was changed after it. Every held-out set's assertions are regression floors, not the
+targets.
 """
 
 from __future__ import annotations
@@ -92,7 +98,7 @@ def test_fixture_set_is_large_and_separate_from_the_known_phrasings() -> None:
     assert len(positives) >= 40 and len(benign) >= 200
     assert len(set(positives)) == len(positives) and len(set(benign)) == len(benign)
     every_fixture = set(positives) | set(benign)
-    for name in ("holdout", "holdout2", "holdout3"):
+    for name in HELD_OUT_FLOORS:
         every_fixture |= set(_lines(f"injection_{name}_positive.txt")) | set(
             _lines(f"injection_{name}_benign.txt")
         )
@@ -116,8 +122,16 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
     assert precision >= PRECISION_TARGET and recall >= RECALL_TARGET, misses
 
 
-# holdout3's floors are its first, blind score: a change that misfires or misses more fails.
-HELD_OUT_FLOORS = {"holdout": (PRECISION_TARGET, 0.0), "holdout2": (PRECISION_TARGET, 0.0), "holdout3": (0.84, 0.525)}
+# Floors sit one line below each set's latest figures (one more miss, or one more misfire), so an
+# embedder switch that moves margins in the third decimal passes and a real regression fails.
+# holdout5 is the blind one: its figures (0.771 / 0.617) are below the targets.
+HELD_OUT_FLOORS = {
+    "holdout": (0.960, 0.920),
+    "holdout2": (0.950, 0.900),
+    "holdout3": (0.952, 0.975),
+    "holdout4": (0.936, 0.966),
+    "holdout5": (0.755, 0.600),
+}
 
 
 @pytest.mark.parametrize("name", list(HELD_OUT_FLOORS))

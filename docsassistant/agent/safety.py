@@ -26,13 +26,14 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from docsassistant.agent.injection_cues import addressed_to_reader
 from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 
 REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
 MARGIN_ALONE = 0.26
-MARGIN_WITH_CUE = -0.06
+MARGIN_WITH_CUE = -0.04
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -42,8 +43,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "ignore-instructions",
         re.compile(
-            r"\b(ignore|disregard|forget|override|bypass)\b[^\n]{0,40}\b(previous|prior|above|earlier|all|system|your|any)\b"
-            r"[^\n]{0,30}\b(instructions?|prompts?|rules|guidance|guidelines|directions|directives)\b",
+            # "Override the default system prompt" is an API's documentation; "override your prompt" is not.
+            r"\b(?:(?:ignore|disregard|forget)\b[^\n]{0,40}\b(?:previous|prior|above|earlier|all|system|your|any)|"
+            r"(?:override|bypass)\b[^\n]{0,40}\b(?:previous|prior|above|earlier|all|your|any))\b"
+            r"[^\n]{0,30}\b(?:instructions?|prompts?|rules|guidance|guidelines|directions|directives)\b",
             re.I,
         ),
     ),
@@ -94,7 +97,9 @@ _CODE = re.compile(
 # Cues that a sentence speaks to the reading model, or orders its reply, rather than telling
 # a person how a system works ("your API key" is a person's; "your answer" is a model's).
 _CUE = re.compile(
-    r"\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|output|instructions|rules|guidelines|"
+    # "your answer to the survey" is a person's; "write your answer in German" speaks to the writer of replies.
+    r"\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|output)\b(?! to (?:the|a|an|this|that|each|every|any|our)\b)"
+    r"|\byour (?:\w+ )?(?:instructions|rules|guidelines|"
     r"guidance|restrictions|directives|prompt|system prompt|developers?|operator|"
     r"purpose|task|role)\b"
     r"|\byou (?:were|have been|are being) (?:given|told|instructed|updated)\b|\byou received\b"
@@ -171,7 +176,7 @@ def sentence_evidence(items: list[str]) -> list[Evidence]:
         margins[candidates] = similarity_margin(vectors)
     return [
         Evidence(
-            patterns=[name for name, p in _PATTERNS if p.search(s)],
+            patterns=[name for name, p in _PATTERNS if p.search(s)] + addressed_to_reader(s),
             margin=round(float(margins[i]), 4),
             cue=prose[i] and bool(_CUE.search(s)),
         )
