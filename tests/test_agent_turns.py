@@ -11,7 +11,6 @@ import sys
 import textwrap
 import time
 import uuid
-from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from conftest import write
-from fake_ollama import FakeOllama, deterministic_reply
+from fake_ollama import FakeOllama, ShapeFake, deterministic_reply, kind_of
 
 from docsassistant.agent.llm import ModelUnavailable
 from docsassistant.agent.runner import config_for, fork_thread, get_graph, load_turns, run_turn, stream_turn
@@ -31,56 +30,23 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 # -- the fake model, scripted per kind of request ------------------------------------------------
 
-KINDS = ("decide", "standalone", "grade", "rewrite", "generate", "verify")
 
-
-def kind_of(body: dict[str, Any]) -> str:
-    """Which node sent this /api/chat request."""
-    if body.get("tools"):
-        return "decide"
-    fmt = body.get("format")
-    props = fmt.get("properties", {}) if isinstance(fmt, dict) else {}
-    for prop, kind in (
-        ("relevant", "grade"),
-        ("query", "rewrite"),
-        ("claims", "verify"),
-        ("standalone_question", "standalone"),
-    ):
-        if prop in props:
-            return kind
-    return "generate"
-
-
-class RoutedFake(FakeOllama):
-    """The fake Ollama with one reply queue per kind of request (decide, grade, ...).
-
-    A request whose queue is empty gets the cooperative deterministic reply, unless
-    `strict`, where it gets an HTTP 500 (so an unexpected model call fails the turn).
-    """
+class RoutedFake(ShapeFake):
+    """The shape-routed fake; when `strict`, a request whose queue is empty gets an HTTP 500
+    instead of the cooperative reply (so an unexpected model call fails the turn)."""
 
     def __init__(self, strict: bool = False, **kwargs: Any) -> None:
-        super().__init__(mode="scripted", **kwargs)
+        super().__init__(**kwargs)
         self.strict = strict
-        self.queues: dict[str, deque[tuple[str, Any]]] = {k: deque() for k in KINDS}
-
-    def script(self, kind: str, content: str = "", tool_calls: list[dict[str, Any]] | None = None) -> None:
-        self.queues[kind].append(("reply", (content, list(tool_calls or []))))
 
     def script_json(self, kind: str, obj: dict[str, Any]) -> None:
         self.script(kind, json.dumps(obj))
-
-    def search(self, query: str, **args: Any) -> None:
-        """Script the next decide reply as one search_docs call."""
-        self.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": query, **args}}])
-
-    def of_kind(self, kind: str) -> list[dict[str, Any]]:
-        return [r for r in self.requests if kind_of(r) == kind]
 
     def kinds(self) -> list[str]:
         return [kind_of(r) for r in self.requests]
 
     def _next(self, body: dict[str, Any], number: int) -> tuple[str, Any]:
-        queue = self.queues[kind_of(body)]
+        queue = self.queues.get(kind_of(body))
         if queue:
             return queue.popleft()
         if self.strict:
