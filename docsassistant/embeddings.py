@@ -20,6 +20,13 @@ import numpy as np
 from docsassistant.config import Settings, get_settings
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
+# A torch slice whose texts total at most this many characters (slice size x longest
+# text: the padded size) runs on one thread. On a small matrix two OpenMP threads spend
+# their time waiting for each other, worse when the cores are shared: entity phrases (16
+# per slice, ~17 characters) embedded at 26-36/s on two threads and 143-147/s on one, and
+# a 128x384 by 384x1536 matmul took 23.8 ms on two threads vs 3.6 ms on one (load ~6,
+# docs/graph-retrieval.md). Chunk slices (16 x ~1,000 characters) stay on all threads.
+SMALL_SLICE_CHARS = 2048
 
 
 class Embedder(Protocol):
@@ -102,19 +109,27 @@ class TorchEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), self.batch_size):
             part = order[start : start + self.batch_size]
+            slice_texts = [texts[i] for i in part]
             with self._lock.documents(), self._torch.inference_mode():
-                out[part] = self._encode([texts[i] for i in part])
+                if len(part) * max(map(len, slice_texts)) <= SMALL_SLICE_CHARS:
+                    out[part] = self._encode_on_one_thread(slice_texts)
+                else:
+                    out[part] = self._encode(slice_texts)
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
         """One short text on one thread. Measured on 2 busy cores: p50 9.5 ms / p95 14.5 ms
         with one thread, 29 ms / 505 ms with two (OpenMP workers spin against the load)."""
         with self._lock.query(), self._torch.inference_mode():
-            self._torch.set_num_threads(1)
-            try:
-                return self._encode([text])[0]
-            finally:
-                self._torch.set_num_threads(self._threads)
+            return self._encode_on_one_thread([text])[0]
+
+    def _encode_on_one_thread(self, texts: list[str]) -> np.ndarray:
+        """The caller holds the lock: torch's thread count is process-wide."""
+        self._torch.set_num_threads(1)
+        try:
+            return self._encode(texts)
+        finally:
+            self._torch.set_num_threads(self._threads)
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         vectors = self._model.encode(

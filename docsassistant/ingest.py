@@ -4,6 +4,7 @@ transaction. Idempotent by content hash; one bad file fails alone."""
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,10 +42,30 @@ class FileResult:
 
 
 @dataclass
+class IngestTimings:
+    """Seconds spent in each step, so the graph's share of an ingestion can be read off
+    the run itself (docs/graph-retrieval.md)."""
+
+    embed_chunks_s: float = 0.0
+    write_chunks_s: float = 0.0
+    graph_write_s: float = 0.0  # extraction and writing, in each document's transaction
+    graph_embed_s: float = 0.0  # embedding the new entities after each group of documents
+    graph_entities_embedded: int = 0
+
+    def summary(self) -> str:
+        return (
+            f"chunk embedding {self.embed_chunks_s:.1f} s, chunk writing {self.write_chunks_s:.1f} s, "
+            f"graph extraction and writing {self.graph_write_s:.1f} s, "
+            f"entity embedding {self.graph_embed_s:.1f} s ({self.graph_entities_embedded:,} entities)"
+        )
+
+
+@dataclass
 class IngestReport:
     component: str
     results: list[FileResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. why a prune was refused
+    timings: IngestTimings = field(default_factory=IngestTimings)
 
     def by_status(self, status: str) -> list[FileResult]:
         return [r for r in self.results if r.status == status]
@@ -161,9 +182,9 @@ def index_paths(
             )
         )
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
-            embed_and_write(engine, component, pending, settings, finish)
+            embed_and_write(engine, component, pending, settings, finish, report.timings)
             pending = []
-    embed_and_write(engine, component, pending, settings, finish)
+    embed_and_write(engine, component, pending, settings, finish, report.timings)
 
     if copies:
         report.notes.append(copies_note(copies))
@@ -196,26 +217,36 @@ def embed_and_write(
     pending: list[PendingDocument],
     settings: Settings,
     finish: Callable[[FileResult], None],
+    timings: IngestTimings | None = None,
 ) -> None:
     """Embed the pending documents in one call, then write each in its own transaction."""
     if not pending:
         return
+    timings = timings or IngestTimings()
     texts = [embedding_text(p.doc.title, d.section, d.content) for p in pending for d in p.drafts]
+    start = time.perf_counter()
     vectors = get_embedder(settings).embed_documents(texts)
+    timings.embed_chunks_s += time.perf_counter() - start
     offset = 0
     for item in pending:
         item_vectors = vectors[offset : offset + len(item.drafts)]
         offset += len(item.drafts)
         try:
             with engine.begin() as conn:
+                start = time.perf_counter()
                 doc_id = write_document(conn, component, item, item_vectors)
+                written = time.perf_counter()
                 write_graph(conn, doc_id, component, item, settings)
+                timings.write_chunks_s += written - start
+                timings.graph_write_s += time.perf_counter() - written
         except sa.exc.SQLAlchemyError as exc:
             finish(FileResult(item.source_path, "failed", reason=f"Database error: {exc.orig or exc}"))
             continue
         status = "updated" if item.existing_id is not None else "added"
         finish(FileResult(item.source_path, status, chunks=len(item.drafts)))
-    finish_graph(engine, settings)
+    start = time.perf_counter()
+    timings.graph_entities_embedded += finish_graph(engine, settings)
+    timings.graph_embed_s += time.perf_counter() - start
 
 
 _UPSERT = sa.text(

@@ -11,7 +11,14 @@ import pytest
 import sqlalchemy as sa
 
 from docsassistant import onnx_export
-from docsassistant.embeddings import QueryFirstLock, embedder_identity, get_embedder, model_path
+from docsassistant.embeddings import (
+    SMALL_SLICE_CHARS,
+    QueryFirstLock,
+    TorchEmbedder,
+    embedder_identity,
+    get_embedder,
+    model_path,
+)
 from docsassistant.onnx_embedder import OnnxEmbedder
 from docsassistant.store import StoreModelMismatch, check_model, stored_model
 
@@ -82,6 +89,35 @@ def test_a_text_gets_the_same_vector_alone_or_in_a_batch(onnx_embedder) -> None:
     batch = onnx_embedder.embed_documents(SENTENCES)
     for i, text in enumerate(SENTENCES):
         np.testing.assert_array_equal(onnx_embedder.embed_query(text), batch[i])
+
+
+def test_torch_embeds_short_slices_on_one_thread_and_long_ones_on_all(settings, monkeypatch) -> None:
+    """Entity phrases go through small slices on one thread (two OpenMP threads on a tiny
+    matrix were 4-5x slower on this shared machine); the vectors stay those of encode()."""
+    embedder = get_embedder(settings.model_copy(update={"embedder": "torch"}))
+    assert isinstance(embedder, TorchEmbedder)
+    import torch
+
+    threads = torch.get_num_threads()
+    seen: list[tuple[int, int]] = []  # (texts in the slice, torch threads while encoding it)
+    encode = embedder._encode
+
+    def recording(texts: list[str]) -> np.ndarray:
+        seen.append((len(texts), torch.get_num_threads()))
+        return encode(texts)
+
+    monkeypatch.setattr(embedder, "_encode", recording)
+    phrases = ["spring ai", "pgvector", "vector store", "chat client", "hnsw.ef_search"]
+    vectors = embedder.embed_documents(phrases)
+    assert seen == [(len(phrases), 1)]
+    assert torch.get_num_threads() == threads
+    reference = embedder._model.encode(phrases, normalize_embeddings=True, convert_to_numpy=True)
+    np.testing.assert_allclose(vectors, reference, atol=1e-5)
+    seen.clear()
+    long_text = SENTENCES[5] * 2  # one chunk-sized text is over the limit alone
+    assert len(long_text) > SMALL_SLICE_CHARS
+    embedder.embed_documents([long_text])
+    assert seen == [(1, threads)]
 
 
 def test_switching_the_embedder_asks_for_reindex(clean_db, settings) -> None:

@@ -123,6 +123,10 @@ def test_ingestion_builds_graph_and_resolves_links_in_any_order(graph_db, tmp_pa
             sa.text("SELECT DISTINCT kind FROM entities WHERE embedding IS NULL")
         ).scalars()
         assert set(unembedded) <= {"identifier", "phrase"}
+        embedded = conn.execute(sa.text("SELECT count(embedding) FROM entities")).scalar()
+    # The time split `docsassistant ingest` prints counts the entities it embedded.
+    assert embedded > 0 and report.timings.graph_entities_embedded == embedded
+    assert report.timings.graph_write_s > 0 and report.timings.embed_chunks_s > 0
 
     before = _counts(graph_db)
     index_paths([tmp_path], "manual", base=tmp_path, force=True)
@@ -188,8 +192,9 @@ def test_graph_off_writes_no_graph(graph_db, tmp_path: Path, monkeypatch) -> Non
     get_settings.cache_clear()
     try:
         write(tmp_path / "one.md", "# One\n\nThe Acme Vector Store is fast.")
-        index_paths([tmp_path], "manual", base=tmp_path)
+        report = index_paths([tmp_path], "manual", base=tmp_path)
     finally:
         monkeypatch.delenv("DOCSASSISTANT_GRAPH")
         get_settings.cache_clear()
     assert _counts(graph_db)["mentions"] == 0
+    assert report.timings.graph_entities_embedded == 0 and report.timings.embed_chunks_s > 0

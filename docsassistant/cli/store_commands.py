@@ -157,6 +157,8 @@ def ingest(
         console.print(f"removed {component}/{removed.source_path}", highlight=False)
     for note in report.notes:
         console.print(f"[yellow]{note}[/]", highlight=False)
+    if counts["added"] or counts["updated"]:
+        console.print(f"[dim]{report.timings.summary()}[/]", highlight=False)
     if counts["failed"] and not (counts["added"] or counts["updated"] or counts["unchanged"]):
         raise typer.Exit(1)
 

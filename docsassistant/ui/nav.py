@@ -22,8 +22,9 @@ PAGES = (
 
 @st.cache_resource(show_spinner=False)
 def warm_up(embedding_model: str) -> threading.Thread:
-    """Load the embedding model in the background once per process (importing torch takes
-    seconds), so the first question or upload does not wait for it."""
+    """Load the embedding model and the graph library in the background once per process
+    (importing torch takes seconds, igraph 1.7-2.4 s on this machine), so the first
+    question, upload or graph search does not wait for them."""
 
     def load() -> None:
         from docsassistant.config import get_settings
@@ -31,6 +32,11 @@ def warm_up(embedding_model: str) -> threading.Thread:
 
         with contextlib.suppress(Exception):  # the page that needs the model reports errors
             get_embedder(get_settings()).embed_query("warm up")
+        # After the model: a question asked meanwhile needs the model first. A graph search
+        # that starts during this import waits on Python's import lock, no longer than the
+        # import it would have done itself.
+        with contextlib.suppress(Exception):
+            import igraph  # noqa: F401
 
     thread = threading.Thread(target=load, name="docsassistant-warm-up", daemon=True)
     thread.start()
