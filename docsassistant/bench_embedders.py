@@ -66,11 +66,23 @@ def compare_ingest(
     for run in runs.values():
         # Wall time suffers from other work on a shared machine; CPU time much less so.
         run["chunks_per_cpu_s"] = run["chunks"] / run["ingest_cpu_s"] if run["ingest_cpu_s"] else None
-    if "torch" in runs and "onnx" in runs:
-        result["onnx_speedup"] = runs["onnx"]["chunks_per_s"] / runs["torch"]["chunks_per_s"]
-        torch_cpu, onnx_cpu = runs["torch"]["chunks_per_cpu_s"], runs["onnx"]["chunks_per_cpu_s"]
-        result["onnx_speedup_cpu"] = onnx_cpu / torch_cpu if onnx_cpu and torch_cpu else None
+    result.update(speedups(runs))
     return result
+
+
+def speedups(runs: dict[str, dict]) -> dict[str, float | None]:
+    """Each ONNX run's throughput over torch's, wall and per CPU-second (`onnx_speedup`,
+    `onnx_speedup_cpu`, `onnx_int8_speedup`, …); nothing without a torch run."""
+    out: dict[str, float | None] = {}
+    torch_run = runs.get("torch")
+    for name, run in runs.items():
+        if torch_run is None or name == "torch":
+            continue
+        key = name.replace("-", "_")
+        out[f"{key}_speedup"] = run["chunks_per_s"] / torch_run["chunks_per_s"]
+        torch_cpu, onnx_cpu = torch_run["chunks_per_cpu_s"], run["chunks_per_cpu_s"]
+        out[f"{key}_speedup_cpu"] = onnx_cpu / torch_cpu if onnx_cpu and torch_cpu else None
+    return out
 
 
 def _stop_server(env: dict[str, str]) -> None:

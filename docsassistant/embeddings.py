@@ -1,9 +1,9 @@
 """The embedding model: loaded lazily, once per process, on the configured backend.
 
-`onnx` (the int8 export, see onnx_embedder.py) or `torch` (sentence-transformers; importing
-torch costs ~5 s). Both produce L2-normalised float32 vectors, and both keep queries from
-waiting behind a whole ingest batch: documents are embedded in small slices, and a query
-goes before the next slice.
+`onnx` (the float32 ONNX Runtime export, see onnx_embedder.py), `onnx-int8` (its int8
+quantisation) or `torch` (sentence-transformers; importing torch costs ~5 s). All produce
+L2-normalised float32 vectors, and all keep queries from waiting behind a whole ingest
+batch: documents are embedded in small slices, and a query goes before the next slice.
 """
 
 from __future__ import annotations
@@ -164,9 +164,19 @@ def embedder_identity(settings: Settings) -> str:
     """The configured backend's identity, without loading anything (see `Embedder.identity`)."""
     if settings.embedder == "torch":
         return TorchEmbedder.identity
-    from docsassistant.onnx_export import RECIPE
+    from docsassistant.onnx_export import RECIPES
 
-    return f"onnx-{RECIPE}"
+    return f"onnx-{RECIPES[settings.embedder]}"
+
+
+def setting_for_identity(identity: str) -> str | None:
+    """The DOCSASSISTANT_EMBEDDER value that gives `identity`, or None when no value of this
+    version does (a recipe since replaced)."""
+    from docsassistant.onnx_export import RECIPES
+
+    if identity == TorchEmbedder.identity:
+        return "torch"
+    return next((name for name, recipe in RECIPES.items() if identity == f"onnx-{recipe}"), None)
 
 
 _load_lock = threading.Lock()
@@ -179,8 +189,11 @@ def _load(
     if backend == "torch":
         return TorchEmbedder(model_name, batch_size)
     from docsassistant.onnx_embedder import OnnxEmbedder
+    from docsassistant.onnx_export import RECIPES
 
-    return OnnxEmbedder(model_name, Path(model_path(model_name)), cache_dir, batch_size, threads, niceness)
+    return OnnxEmbedder(
+        model_name, Path(model_path(model_name)), cache_dir, batch_size, threads, niceness, RECIPES[backend]
+    )
 
 
 def get_embedder(settings: Settings | None = None) -> Embedder:

@@ -1,4 +1,5 @@
-"""The ONNX Runtime embedder: the int8 export of a sentence-transformers model, without torch.
+"""The ONNX Runtime embedder: the float32 (or int8) export of a sentence-transformers model,
+without torch.
 
 Queries never wait for documents: a query runs on its caller's thread at normal priority,
 while document slices run on background worker threads with a lower CPU priority. One
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from docsassistant.onnx_export import RECIPE, ensure_int8_model
+from docsassistant.onnx_export import ensure_model
 
 
 def _lower_priority(niceness: int) -> None:
@@ -31,21 +32,28 @@ def _lower_priority(niceness: int) -> None:
 
 
 class OnnxEmbedder:
-    """Mean-pooled, L2-normalised float32 vectors from the int8 ONNX model, as
-    sentence-transformers computes them from the float model."""
+    """Mean-pooled, L2-normalised float32 vectors from the ONNX model of `recipe`
+    (onnx_export.RECIPES), as sentence-transformers computes them from the float model."""
 
     backend = "onnx"
-    identity = f"onnx-{RECIPE}"
 
     def __init__(
-        self, name: str, model_dir: Path, cache_dir: Path, batch_size: int, threads: int, niceness: int = 10
+        self,
+        name: str,
+        model_dir: Path,
+        cache_dir: Path,
+        batch_size: int,
+        threads: int,
+        niceness: int = 10,
+        recipe: str = "fp32-v1",
     ) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.name = name
         self.batch_size = batch_size
-        self.model_file = ensure_int8_model(model_dir, cache_dir)
+        self.identity = f"onnx-{recipe}"
+        self.model_file = ensure_model(model_dir, cache_dir, recipe)
         self.max_tokens = int(_read_json(model_dir / "sentence_bert_config.json").get("max_seq_length", 256))
         self.dim = _check_pooling(model_dir)
         self._tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
@@ -71,8 +79,9 @@ class OnnxEmbedder:
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         """Each text runs alone (no padding, and the same vector as `embed_query` gives it:
-        int8 activation scales are computed per run, so batch neighbours would shift it).
-        Measured faster per CPU-second than batches of 16 or 32 (docs/performance.md).
+        int8 activation scales are computed per run, so batch neighbours would shift it, and
+        float32 sums in another order when padded). Measured faster per CPU-second than
+        batches of 16 or 32 (docs/performance.md).
         Slices of texts go to the background workers, longest first to balance them."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:

@@ -12,7 +12,7 @@ from sqlalchemy.engine import Engine
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.db import get_engine
-from docsassistant.embeddings import embedder_identity, get_embedder, is_bundled
+from docsassistant.embeddings import embedder_identity, get_embedder, is_bundled, setting_for_identity
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _BUNDLED_DIM = 384
@@ -78,12 +78,13 @@ def check_model(engine: Engine, settings: Settings) -> None:
             f"or set DOCSASSISTANT_EMBEDDING_MODEL={name!r}."
         )
     if stored_identity != identity:
-        backend = stored_identity.split("-", 1)[0]
+        setting = setting_for_identity(stored_identity)
+        back = f", or set DOCSASSISTANT_EMBEDDER={setting}" if setting else ""
         raise StoreModelMismatch(
             f"The document store was embedded with the {stored_identity!r} embedder, but "
             f"DOCSASSISTANT_EMBEDDER={settings.embedder} gives {identity!r}; their vectors differ "
             f"slightly. Run `docsassistant reindex` to re-embed every chunk with the configured "
-            f"embedder, or set DOCSASSISTANT_EMBEDDER={backend}."
+            f"embedder{back}."
         )
 
 

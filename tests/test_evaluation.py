@@ -327,3 +327,20 @@ def test_bench_ingest_with_nothing_to_index_says_so(clean_db, settings, tmp_path
     (tmp_path / "corpus" / "empty" / "notes.xyz").write_text("not a supported type", encoding="utf-8")
     with pytest.raises(ValueError, match="No chunks were indexed"):
         bench.bench_ingest(tmp_path / "corpus", settings=settings)
+
+
+def test_embedder_speedups_are_over_torch_for_each_onnx_run() -> None:
+    from docsassistant.bench_embedders import speedups
+
+    runs = {
+        "torch": {"chunks_per_s": 2.0, "chunks_per_cpu_s": 4.0},
+        "onnx": {"chunks_per_s": 5.0, "chunks_per_cpu_s": 8.0},
+        "onnx-int8": {"chunks_per_s": 6.0, "chunks_per_cpu_s": None},
+    }
+    assert speedups(runs) == {
+        "onnx_speedup": 2.5,
+        "onnx_speedup_cpu": 2.0,
+        "onnx_int8_speedup": 3.0,
+        "onnx_int8_speedup_cpu": None,
+    }
+    assert speedups({"onnx": runs["onnx"]}) == {}

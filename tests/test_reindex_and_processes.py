@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 from conftest import write
 
+from docsassistant.embeddings import embedder_identity
 from docsassistant.ingest import index_paths
 from docsassistant.reindex import reindex
 from docsassistant.search import search_docs
@@ -41,6 +42,33 @@ def test_reindex_rebuilds_embeddings_and_records_the_model(clean_db, settings, t
             conn.execute(
                 sa.text("UPDATE store_meta SET value = 'all-MiniLM-L6-v2' WHERE key = 'embedding_model'")
             )
+
+
+def test_reindex_moves_a_store_to_the_configured_embedder(clean_db, settings, tmp_path: Path) -> None:
+    """A store embedded with another embedder (e.g. torch, the default before `onnx`) is
+    refused until `reindex`, which re-embeds it and records the configured identity."""
+    configured = embedder_identity(settings)
+    other = "torch" if settings.embedder != "torch" else "onnx"
+    write(tmp_path / "b.md", "# Epsilon\n\nThe zeta option limits eta.")
+    index_paths([tmp_path], "switch", base=tmp_path)
+    with clean_db.begin() as conn:
+        before = conn.execute(sa.text("SELECT embedding::text FROM chunks")).scalar()
+        conn.execute(
+            sa.text("UPDATE store_meta SET value = :v WHERE key = 'embedder'"),
+            {"v": embedder_identity(settings.model_copy(update={"embedder": other}))},
+        )
+        conn.execute(sa.text("UPDATE chunks SET embedding = array_fill(0.01, ARRAY[384])::vector"))
+    try:
+        with pytest.raises(StoreModelMismatch, match=rf"reindex.*DOCSASSISTANT_EMBEDDER={other}\."):
+            check_model(clean_db, settings)
+        assert reindex(settings) == 1
+        check_model(clean_db, settings)  # no longer raises
+        assert stored_model(clean_db) == ("all-MiniLM-L6-v2", 384, configured)
+        with clean_db.connect() as conn:
+            assert conn.execute(sa.text("SELECT embedding::text FROM chunks")).scalar() == before
+    finally:
+        with clean_db.begin() as conn:
+            conn.execute(sa.text("UPDATE store_meta SET value = :v WHERE key = 'embedder'"), {"v": configured})
 
 
 def test_another_process_shares_the_embedded_server(clean_db, tmp_path: Path) -> None:

@@ -420,7 +420,7 @@ def bench_ingest(
     embedders: Annotated[
         str | None,
         typer.Option(
-            help="'torch,onnx' compares both, each in a child process on its own throwaway store "
+            help="'torch,onnx,onnx-int8' compares them, each in a child process on its own throwaway store "
             "(default: the configured embedder, in this process and store)."
         ),
     ] = None,
