@@ -8,8 +8,9 @@ prompt ... superseded"), or a payload aimed at the person the model answers (ask
 password, tell them a lie). Each family below is one of those shapes, written as a small
 grammar of interchangeable words so that paraphrases match, not phrases.
 
-`addressed_to_reader` families are strong: `safety.decide` flags them at a low similarity
-margin. `_WEAK` cues (the older list: "your answer", "tell the user") only lower the margin.
+`addressed_to_reader` families are strong: `safety` flags a sentence that matches one on
+its own, like its patterns. The weaker cues in `safety._CUE` ("your answer", "tell the user") only lower the margin
+it needs.
 """
 
 from __future__ import annotations
@@ -22,14 +23,15 @@ _AI = (
     r"models?|(?:rag|retrieval[- ]augmented|question[- ]answering|answer(?:ing)?|chat|qa|generative) "
     r"(?:systems?|pipelines?|engines?|bots?|assistants?|models?|generators?|tools?)|(?:ai|automated|virtual) \w+)"
 )
-# "this page", "the retrieved passages", "this chunk", or a bare "this" at a clause's end.
-_THIS = (
+# "this page", "these passages", "this chunk" …
+_THIS_NOUN = (
     r"(?:(?:this|these)\s+(?:\w+ )?"
     r"(?:pages?|texts?|chunks?|documents?|documentation|passages?|content|sections?|paragraphs?|notes?|notices?|"
     r"messages?|files?|snippets?|context|excerpts?|articles?|entry|entries|blocks?|lines?|comments?|sentences?|"
-    r"material)|this\b(?!\s+\w+\s+(?:is|are|was)\b))"
+    r"material))"
 )
-_THIS_NOUN = _THIS.replace(r"|this\b(?!\s+\w+\s+(?:is|are|was)\b))", ")")
+# … or a bare "this" that ends a clause ("a model reading this"), not one that starts one ("this setting is").
+_THIS = rf"(?:{_THIS_NOUN}|this\b(?!\s+\w+\s+(?:is|are|was)\b))"
 _CONTEXT = r"(?:context(?: window)?|prompt|conversation|chat|session|input|memory)"
 # Comment and list markup that may precede a label ("// AI:", "- model:", "<!-- To the model:").
 _LEAD = r"(?:^|[.;!]\s+)(?:\W|NOTE|TIP|IMPORTANT|WARNING|Hidden directive)*\s*"

@@ -23,7 +23,8 @@ PAGES = (
 @st.cache_resource(show_spinner=False)
 def warm_up(embedding_model: str) -> threading.Thread:
     """Load the embedding model and the graph library in the background once per process
-    (importing torch takes seconds, igraph 1.7-2.4 s on this machine), so the first
+    (the ONNX session, or torch with DOCSASSISTANT_EMBEDDER=torch, takes seconds; igraph
+    1.7-2.4 s on this machine), so the first
     question, upload or graph search does not wait for them."""
 
     def load() -> None:
