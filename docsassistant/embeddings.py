@@ -40,6 +40,8 @@ class Embedder(Protocol):
 
     def embed_documents(self, texts: list[str]) -> np.ndarray: ...
 
+    def embed_phrases(self, texts: list[str]) -> np.ndarray: ...
+
     def embed_query(self, text: str) -> np.ndarray: ...
 
 
@@ -116,6 +118,10 @@ class TorchEmbedder:
                 else:
                     out[part] = self._encode(slice_texts)
         return out
+
+    def embed_phrases(self, texts: list[str]) -> np.ndarray:
+        """Torch already batches (short slices on one thread): the same as documents."""
+        return self.embed_documents(texts)
 
     def embed_query(self, text: str) -> np.ndarray:
         """One short text on one thread. Measured on 2 busy cores: p50 9.5 ms / p95 14.5 ms

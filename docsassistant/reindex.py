@@ -53,6 +53,6 @@ def reindex(settings: Settings | None = None, progress: Callable[[int, int], Non
                 "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
             )
         )
-        reembed_entities(conn, embedder.embed_documents, embedder.dim)  # the knowledge graph's
+        reembed_entities(conn, embedder.embed_phrases, embedder.dim)  # the knowledge graph's
         record_model(conn, settings.embedding_model, embedder.dim, embedder_identity(settings))
     return len(rows)

@@ -116,6 +116,22 @@ def test_a_text_gets_the_same_vector_alone_or_in_a_batch(onnx_embedder) -> None:
         np.testing.assert_array_equal(onnx_embedder.embed_query(text), batch[i])
 
 
+PHRASES = ["HNSW index", "vector store", "pgvector", "ef_search", "Spring AI", "ChatClient", "IVFFlat lists", "cosine distance"]
+
+
+def test_phrases_batched_by_token_count_get_their_lone_vectors(onnx_embedder, monkeypatch) -> None:
+    """Entity phrases run in batches of equal token count (no padding): same vectors as one by
+    one, in fewer session runs."""
+    runs: list[int] = []
+    original = onnx_embedder._run_batch
+    monkeypatch.setattr(onnx_embedder, "_run_batch", lambda encs: runs.append(len(encs)) or original(encs))
+    batched = onnx_embedder.embed_phrases(PHRASES * 3)
+    alone = np.stack([onnx_embedder.embed_query(p) for p in PHRASES * 3])
+    np.testing.assert_allclose(batched, alone, atol=1e-6)
+    assert sum(runs) == len(PHRASES) * 3 and len(runs) < len(PHRASES)
+    assert onnx_embedder.embed_phrases([]).shape == (0, onnx_embedder.dim)
+
+
 def test_torch_embeds_short_slices_on_one_thread_and_long_ones_on_all(settings, monkeypatch) -> None:
     """Entity phrases go through small slices on one thread (two OpenMP threads on a tiny
     matrix were 4-5x slower on this shared machine); the vectors stay those of encode()."""

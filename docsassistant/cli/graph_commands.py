@@ -62,7 +62,7 @@ def build(
         task = bar.add_task("Building the graph", total=None)
         report = build_graph(
             engine,
-            get_embedder(settings).embed_documents,
+            get_embedder(settings).embed_phrases,
             component=component,
             base=base,
             extractor=llm,

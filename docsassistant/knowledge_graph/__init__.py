@@ -45,4 +45,4 @@ def finish_graph(engine: sa.Engine, settings: Settings) -> int:
 
     if settings.graph == "off":
         return 0
-    return embed_new_entities(engine, get_embedder(settings).embed_documents)
+    return embed_new_entities(engine, get_embedder(settings).embed_phrases)

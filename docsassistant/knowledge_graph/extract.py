@@ -117,7 +117,8 @@ def extract_chunk(title: str, section: str, content: str, tokens=None) -> ChunkG
         )
     for term in code_terms(f"{section}\n{content}"):
         add(term, "identifier")
-    tokens = tokens if tokens is not None else _nlp()(content[:MAX_CHARS])
+    # One pass of Token objects for both scans: spaCy builds a new one per access.
+    tokens = list(tokens if tokens is not None else _nlp()(content[:MAX_CHARS]))
     for name in _names(tokens):
         add(name, "name")
     for term in _terms(tokens):
