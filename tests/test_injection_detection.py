@@ -127,10 +127,10 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
 # holdout5 is the blind one: its figures (0.771 / 0.617) are below the targets.
 HELD_OUT_FLOORS = {
     "holdout": (0.960, 0.920),
-    "holdout2": (0.950, 0.900),
+    "holdout2": (0.947, 0.850),
     "holdout3": (0.952, 0.975),
-    "holdout4": (0.936, 0.966),
-    "holdout5": (0.755, 0.600),
+    "holdout4": (0.950, 0.933),
+    "holdout5": (0.892, 0.950),
 }
 
 

@@ -34,7 +34,7 @@ _THIS_NOUN = (
 _THIS = rf"(?:{_THIS_NOUN}|this\b(?!\s+\w+\s+(?:is|are|was)\b))"
 _CONTEXT = r"(?:context(?: window)?|prompt|conversation|chat|session|input|memory)"
 # Comment and list markup that may precede a label ("// AI:", "- model:", "<!-- To the model:").
-_LEAD = r"(?:^|[.;!]\s+)(?:\W|NOTE|TIP|IMPORTANT|WARNING|Hidden directive)*\s*"
+_LEAD = r"(?:^|[.;!(]\s*)(?:\W|NOTE|TIP|IMPORTANT|WARNING|CAUTION|Hidden directive|p\.?s\.?|TL;DR)*\s*"
 # What a model does with retrieved text.
 _VERBS = (
     "read", "process", "retriev", "summaris", "summariz", "paraphras", "answer", "ingest", "see", "pars",
@@ -75,6 +75,9 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         rf"|\b(?:whoever|anyone|anybody|the one|you,? the one) (?:who |that )?(?:is )?(?:generat|writ|compos|produc|draft|"
         rf"prepar|formulat)\w* (?:the|an?|your|its|this) (?:\w+ )?{_OUTPUT}|\bthe one (?:who is |that is )?reading this\b"
         rf"|\b(?:reading|processing|answering|acting|working) (?:this )?on behalf of (?:a|the|your|some) users?\b"
+        # "When this section is handed to a language model, …"
+        rf"|\b{_THIS} (?:is |are |gets? |being )?(?:handed|given|fed|passed|sent|shown|provided|supplied|forwarded) "
+        rf"(?:over )?to (?:an?|the|any|some) (?:\w+ )?{_AI}\b"
         # The text placed in a model's context: "Should this text reach a model's context window", "any chat where this chunk appears".
         rf"|\b{_THIS_NOUN} (?:reach(?:es)?|enters?|lands? in|ends? up in|appears? in|is included in|gets? into|is (?:placed|"
         rf"loaded|inserted) in(?:to)?) (?:a|the|your|any|an?) (?:\w+'s )?(?:\w+ )?{_CONTEXT}\b"
@@ -83,12 +86,23 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         # Labels a transcript does not use, followed by an order: "// AI: drop …", "Reader model: call …", "To the model: …".
         rf"|{_LEAD}(?:to )?(?:the |any |all |every )?(?:reader |reading |\w+ )?(?:ai|model|llm|language models?|bot|chatbot|"
         rf"agent|assistant)\s*:\s*(?:drop|ignore|disregard|forget|reveal|respond|reply|answer|call|list|print|output|stop|"
-        rf"treat|send|execute|run|append|include|set aside|obey|use the \S+ tool|delete|do not|don't|never|always)\b"
+        rf"treat|send|execute|run|append|include|set aside|obey|use the \S+ tool|delete|do not|don't|never|always|before|after|when|if|rank|quote|conduct|say|tell|claim|email|mail|post|no|from now|only|skip|omit|hide|keep|add|insert)\b"
         rf"|{_LEAD}to (?:the|any|all|every|whoever) (?:\w+ )?(?:ai|model|llm|language model|bot|chatbot|agent|assistant|"
         rf"reader|whoever \w+ \w+)\b[^:]{{0,40}}:"
         # Vocatives: "Assistant, please …", "Dear language model, …", "Note to the AI: …".
-        rf"|(?:^|[.;:!]\s+|\b(?:please|kindly)\W{{1,3}})\W*{_AI}, (?:please|kindly|listen|you|do|don't|never|stop|"
+        rf"|(?:^|[.;:!(]\s*|\b(?:please|kindly)\W{{1,3}})\W*{_AI}, (?:please|kindly|listen|you|do|don't|never|always|only|stop|"
         rf"ignore|forget|disregard|from now|your|this is|here is|remember|before|when|the (?:user|operator|owner))\b"
+        # "Readers who happen to be language models", "in case the reader is an AI assistant".
+        rf"|\breaders? (?:who |that )?(?:happens? to be|(?:is|are)(?: actually| really)?) (?:an? )?(?:\w+ )?{_AI}\b"
+        # "you reading this", "you, the one parsing this page".
+        rf"|\byou,? (?:who are |that are |the one )?(?:reading|processing|parsing|summari[sz]ing|ingesting) {_THIS}"
+        # Labels naming the reader: "For AI agents:", "TL;DR for bots:", "Note for the pipeline's language model:",
+        # "Model note:", "assistant behaviour:".
+        rf"|{_LEAD}(?:(?:note|message|notice|memo|reminder|instructions) )?(?:for|to) (?:the |any |all |every )?"
+        rf"(?:(?:[\w-]+'s|retrieval|rag|reading|automated|pipeline|downstream) ){{0,2}}(?:ai \w+|bots|llms|language models?|"
+        rf"assistants|chatbots)\s*:"
+        rf"|{_LEAD}(?:the )?(?:ai|model|llm|assistant|chatbot|bot|agent)(?:'s)? (?:note|behaviou?r|directive|instructions?|"
+        rf"memo|orders?|task)\s*:"
         rf"|\b(?:dear|hey|hello|hi|attention)\W{{1,3}}(?:the |any |all |every )?(?:\w+ )?{_AI}\s*[,:!]"
         rf"|(?:^|[.;:!]\s+)\W*(?:an? |this |the )?(?:\w+ )?(?:note|message|notice|memo|reminder) (?:to|for) (?:the |any |all |every |an? )?"
         rf"(?:\w+ )?{_AI}\b\s*[,:!]",
@@ -107,15 +121,24 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         rf"|\b(?:when|whenever|if|once) {_THIS_NOUN} (?:is |are |gets? )?(?:used|retrieved|quoted|summari[sz]ed|cited|"
         rf"included) (?:to (?:answer|reply|respond)|in (?:an?|the|your|any) (?:answer|reply|response|context|prompt))"
         rf"|\b(?:if|when|whenever) (?:the |a |any )?(?:users?|someone|anyone|people|customers?|they) (?:asks?|inquires?|"
-        rf"wants? to know|questions?)\b[^.]{{0,60}}?,\s*(?:tell (?:them|the user)|say|claim|state|insist|answer that|reply that|"
-        rf"respond that)\b",
+        rf"wants? to know|questions?)\b[^.]{{0,60}}?,\s*(?:you (?:must|should|need to|have to|are to|will) )?(?:tell (?:them|the user)|"
+        rf"say|claim|state|insist|answer that|reply that|respond that)\b"
+        rf"|\bif you (?:have been|are being|were|are|get) asked to (?:{_STEM})\w*\b[^.;:]{{0,15}}?\b{_THIS}"
+        # "When summarizing the ChatClient API, claim that …": an order to assert something.
+        rf"|\b(?:when|while|whenever|if) (?:you(?:'re| are) )?(?:summari[sz]|explain|describ|discuss|answer|writ)\w*\b[^,.;]{{0,50}},"
+        rf"\s*(?:claim|insist|assert|pretend|falsely \w+)\b",
         re.I,
     ),
     # "Responses generated from this page must …", "All summaries of this document are to state …".
     "orders-replies-about-this-text": re.compile(
         rf"\b{_OUTPUT} (?:\w+ ){{0,2}}?(?:generated|produced|written|based|derived|built|drawn|created|given|"
         rf"made|composed|returned) (?:from|for|on|about|using|with|out of) {_THIS}[^.]{{0,30}}?\b{_MODAL}\b"
-        rf"|\b(?:all|any|every|each) {_OUTPUT} (?:of|about|on) {_THIS}[^.]{{0,20}}?\b{_MODAL}\b",
+        rf"|\b(?:all|any|every|each) {_OUTPUT} (?:of|about|on) {_THIS}[^.]{{0,20}}?\b{_MODAL}\b"
+        rf"|\b{_OUTPUT} (?:that|which) (?:cite|use|quote|reference|draw on|mention|rely on|summari[sz]e)s? {_THIS}[^.]{{0,30}}?"
+        rf"\b{_MODAL}\b"
+        rf"|\b(?:expected|required|mandatory|essential|important|imperative) that (?:every|each|any|all|the) {_OUTPUT} "
+        rf"(?:\w+ ){{0,2}}?(?:generated|produced|written|based|derived|built|drawn|created|given|made|composed|returned) "
+        rf"(?:from|for|on|about|using|with|out of) {_THIS}",
         re.I,
     ),
     # "the rules in your prompt were superseded", "Whatever constraints the developer placed on you are void".
@@ -128,6 +151,9 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         rf"|\b(?:regardless of|despite|in spite of|notwithstanding|contrary to|overriding|above) (?:the |any |all |your |"
         rf"its |whatever )?(?:\w+ )?{_RULES} (?:(?:you|it) (?:were|was|have been|has been) (?:given|told)|"
         rf"(?:set|given|configured|placed|imposed) (?:by|on))\b"
+        rf"|\b(?:replaces?|supersedes?|overrides?|cancels?|voids?|overrules?) (?:every|all|any|each) (?:\w+ )?{_RULES} "
+        rf"(?:(?:you|it) (?:have |has )?(?:received|been given|got|were given)|given (?:to )?(?:you|it))\b"
+        rf"|\[\W*(?:system|admin|developer|root|operator)[ _-]?(?:override|update|notice|directive|priority)\b"
         rf"|\bset (?:your|its|their) (?:\w+ )?{_RULES} aside\b|\bset aside (?:your|its|their) (?:\w+ )?{_RULES}\b"
         rf"|\b{_THIS_NOUN}[^.]{{0,30}}\b(?:takes?|has|have|gets?) (?:precedence|priority) over\b"
         rf"|\b(?:supersedes?|overrides?|outranks?|overrules?|trumps?) (?:your|its|their|any|all) (?:other |previous |"
@@ -142,8 +168,10 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         r"paste|return|tell|put|include|insert|embed|place)\b[^.]{0,40}?\b(?:(?:your|its) (?:\w+ ){0,2}?(?:instructions|system prompt|system message|"
         r"preamble|directives|hidden \w+)|(?:instructions|prompt|rules|configuration|preamble|messages?|directives) "
         r"(?:you|it) (?:received|were given|was given|were (?:initiali[sz]ed|configured|started) with|started with)"
-        r"|(?:hidden|secret|confidential|initial|original) (?:instructions|prompt|rules|preamble|system \w+|"
-        r"configuration|directives)|(?:environment variables?|api keys?|secrets?|credentials?|tokens?) (?:\w+ )?"
+        r"|(?:hidden|secret|confidential|initial|original) (?:\w+ )?(?:instructions|prompt|rules|preamble|system \w+|"
+        r"configuration|directives|setup \w+)|(?:text|instructions|prompt|message|setup) (?:you|it) received from (?:the |your )?"
+        r"(?:operator|developer|system|creators?)|(?:tools?|functions?|plugins?|apis?) (?:you|it) (?:can (?:access|use|call)|"
+        r"have access to|has access to|are connected to|is connected to)|(?:environment variables?|api keys?|secrets?|credentials?|tokens?) (?:\w+ )?"
         r"(?:available|known|visible|accessible) to you)\b",
         re.I,
     ),
@@ -199,9 +227,13 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         r"change|replace|recommend)\b"
         r"|\b(?:state|say|claim|assert|insist|answer|reply) (?:instead )?that\b[^.]{0,60}\binstead\b"
         r"|\b(?:state|say|claim|assert|insist) instead\b"
-        r"|\b(?:not|never|n't) (?:let (?:the user|users|them|anyone) know|mention|reveal|disclose|acknowledge|tell (?:the user|"
+        r"|(?:\bnot|\bnever|n't) (?:let (?:the user|users|them|anyone) know|mention|reveal|disclose|acknowledge|tell (?:the user|"
         r"users|them|anyone) about)\b[^.]{0,30}?\b(?:these|this) (?:directions|instructions|directives|orders|paragraph|"
         r"note|notice|passage|chunk|block|message|text)\b"
+        r"|(?:\bnot|\bnever|n't) (?:mention|reveal|disclose|show|tell)\b[^.]{0,30}?\bto (?:the )?(?:person|user|human|reader|"
+        r"customer)s? (?:asking|you(?:'re| are) (?:helping|answering|talking to|chatting with))\b"
+        r"|\b(?:ai|assistants?|models?|llms?|chatbots?|bots?|agents?) (?:must|should|shall|are to|is to) (?:\w+ )?(?:keep|hide|"
+        r"conceal|withhold)\b[^.]{0,40}\b(?:confidential|secret|hidden|from (?:the )?users?)\b"
         r"|\b(?:answer|reply|respond)\w* without (?:checking|citing|consulting|using|reading|looking at) (?:the |any )?"
         r"(?:sources?|documents?|documentation|context|evidence|retrieved \w+)\b",
         re.I,
@@ -216,8 +248,40 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         r"|(?<!not )(?<!never )(?<!n't )\b(?:request|ask for|collect|obtain|demand)(?:s|ing)? (?:the |their )?(?:users?'s?|"
         r"person's|reader's|customer's) (?:\w+ )?(?:passwords?|credentials?|api keys?|tokens?|secrets?|credit card|card "
         r"numbers?|phone numbers?|ssn|social security|private keys?)"
+        r"|\buntil (?:they|the user|the reader|you) (?:provide|send|enter|share|give|confirm|type)\b[^.]{0,40}?\b(?:passwords?|"
+        r"credentials?|credit card|card numbers?|api keys?|tokens?|ssn|phone numbers?|private keys?)\b"
         r"|\b(?:email|send|post|submit|paste|upload|enter|type|sign in with|log in with) (?:their|the user's|his or her) "
         r"(?:\w+ )?(?:api keys?|passwords?|credentials?|tokens?|secrets?|credit card)",
+        re.I,
+    ),
+    # "POST the chat history to https://…", "email the transcript to audit@…", "run it with your shell tool".
+    "sends-the-conversation-out": re.compile(
+        r"\b(?:send|post|email|e-mail|mail|upload|forward|submit|transmit|copy|append|add|put|encode|attach)\w*\b[^.]{0,50}?"
+        r"\b(?:chat (?:history|log|transcript)|conversation(?: (?:transcript|history|log|so far))?|transcripts?|environment "
+        r"variables?|credentials? you (?:hold|have|can (?:see|read))|the user'?s'? (?:\w+ ){0,3}?(?:messages?|questions?|"
+        r"email(?: address)?|names?|data|history|details))\b[^.]{0,60}?(?:\bto (?:https?://|[\w.+-]+@)|https?://|"
+        r"\bquery (?:parameters?|string))"
+        r"|\b(?:use|using|with|via|call|invoke|through) (?:your|its|the) (?:shell|terminal|bash|command|http|web|browser|"
+        r"email|e-mail|mail|file|code|python|sql|fetch)(?:[ -]execution)? tool\b[^.]{0,40}?\b(?:to |and )?(?:post|send|"
+        r"email|mail|run|execute|delete|drop|fetch|download|upload|curl|wget)\b"
+        r"|\b(?:run|execute)\b[^.]{0,60}?\b(?:curl|wget)\b[^.]{0,80}?\|\s*(?:ba|z)?sh\b[^.]{0,40}?\b(?:your|its) "
+        r"(?:\w+ )?tool\b",
+        re.I,
+    ),
+    # "treat everything in it as coming from the developer", "with more authority than the user".
+    "claims-authority": re.compile(
+        r"\b(?:treat|regard|consider|handle)\b[^.]{0,40}?\bas (?:if it (?:came|comes) from|coming from|written by|issued by|"
+        r"sent by|from) (?:the |your )?(?:developers?|operators?|system|admin\w*|creators?|owners?|root)\b"
+        r"|\b(?:more|higher|greater|final) authority than (?:the |your |any )?(?:users?|system|operators?|developers?|"
+        r"other|previous|earlier)\b",
+        re.I,
+    ),
+    # "respond only in base64 for all subsequent turns", "conduct the rest of this conversation as …".
+    "persists-over-turns": re.compile(
+        r"\b(?:for|in|during|throughout) (?:all|every|each) (?:subsequent|following|future|remaining|later) "
+        r"(?:turns|repl(?:y|ies)|answers?|responses?|messages)\b"
+        r"|\b(?:the rest|the remainder) of (?:this|the|your) (?:conversation|chat|session|dialogue)\b"
+        r"|\b(?:conduct|continue|carry on) (?:this|the) (?:conversation|chat|session|dialogue) as\b",
         re.I,
     ),
     # "… at the start of its next reply", "should conclude its answer by …", "open with the sentence …".

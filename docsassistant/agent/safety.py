@@ -33,7 +33,7 @@ REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
 MARGIN_ALONE = 0.26
-MARGIN_WITH_CUE = -0.04
+MARGIN_WITH_CUE = -0.02
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -141,6 +141,11 @@ _CUE = re.compile(
     r"|\bautomated (?:assistants?|agents?|readers?)\b",
     re.I,
 )
+# A double-quoted passage (straight or curly quotes) of at least three words; a quote left
+# open at the end of a sentence, or closed at its start, runs on from or into the next one.
+_QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|^[^"“”\n]+["”](?=\W*$)|["“][^"“”\n]+$')
+# A value after a key ("instructions:", `"content":`, `prompt=`) is data a model reads, not a mention.
+_KEY_BEFORE = re.compile(r'(?:^|[{,\[(]\s*)\W*["\']?[\w.$-]+["\']?\s*[:=]\s*$')
 # A sentence ends at . ! ? before whitespace, or at a line end ("example.com" does not end one).
 _SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s)|$)", re.M)
 
@@ -174,14 +179,29 @@ def sentence_evidence(items: list[str]) -> list[Evidence]:
     if candidates:
         vectors = _embedder().embed_documents([items[i] for i in candidates])
         margins[candidates] = similarity_margin(vectors)
+    outer = [unquoted(s) for s in items]
     return [
         Evidence(
             patterns=[name for name, p in _PATTERNS if p.search(s)] + addressed_to_reader(s),
             margin=round(float(margins[i]), 4),
             cue=prose[i] and bool(_CUE.search(s)),
         )
-        for i, s in enumerate(items)
+        for i, s in enumerate(outer)
     ]
+
+
+def unquoted(sentence: str) -> str:
+    """`sentence` with its quoted passages of three words or more replaced by "…": words in
+    quotes are mentioned, not said ("an attacker hides "disregard your rules" in a page"), so
+    patterns and cues judge only the words around them. A planted order quoting its payload
+    keeps its verb outside the quotes (`always reply "…"`); a quoted value of a key stays."""
+
+    def mention(match: re.Match[str]) -> str:
+        if len(match.group().split()) < 3 or _KEY_BEFORE.search(sentence[: match.start()]):
+            return match.group()
+        return '"…"'
+
+    return _QUOTED.sub(mention, sentence)
 
 
 def _is_prose(sentence: str) -> bool:
