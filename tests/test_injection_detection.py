@@ -17,9 +17,12 @@ detector nor the other fixtures, scored once after that revision (precision 0.84
 misses, so it is not blind any more. injection_holdout4_* and injection_holdout5_*: each
 written by another separate session under the same rules and kept outside the project until
 scored. holdout4 was scored once blind after the third revision (0.895 / 0.567); the fourth
-revision read its misses. holdout5 was scored once blind after the fourth (0.771 / 0.617) and
-nothing was changed after it. Every held-out set's assertions are regression floors, not the
-targets.
+revision read its misses. holdout5 was scored once blind after the fourth (0.771 / 0.617);
+the fifth revision read its misses. injection_holdout6_* (same rules) was scored once blind
+after the fifth revision's rules (0.885 / 0.383); the classifier trained afterwards includes
+every set, holdout6 too, so its figure with the classifier is not blind (the leave-one-set-out
+figure, 0.906 / 0.483, is in docs/injection.md). Every held-out set's assertions are
+regression floors, not the targets.
 """
 
 from __future__ import annotations
@@ -124,13 +127,14 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
 
 # Floors sit one line below each set's latest figures (one more miss, or one more misfire), so an
 # embedder switch that moves margins in the third decimal passes and a real regression fails.
-# holdout5 is the blind one: its figures (0.771 / 0.617) are below the targets.
+# No set is blind now: holdout6 was, before the classifier (0.885 / 0.383), far below the targets.
 HELD_OUT_FLOORS = {
     "holdout": (0.960, 0.920),
     "holdout2": (0.947, 0.850),
     "holdout3": (0.952, 0.975),
     "holdout4": (0.950, 0.933),
-    "holdout5": (0.892, 0.950),
+    "holdout5": (0.893, 0.966),
+    "holdout6": (0.878, 0.466),
 }
 
 

@@ -28,7 +28,7 @@ _THIS_NOUN = (
     r"(?:(?:this|these)\s+(?:\w+ )?"
     r"(?:pages?|texts?|chunks?|documents?|documentation|passages?|content|sections?|paragraphs?|notes?|notices?|"
     r"messages?|files?|snippets?|context|excerpts?|articles?|entry|entries|blocks?|lines?|comments?|sentences?|"
-    r"material))"
+    r"material|guides?|manuals?|tutorials?|chapters?|topics?|docs|readmes?|posts?|faqs?))"
 )
 # … or a bare "this" that ends a clause ("a model reading this"), not one that starts one ("this setting is").
 _THIS = rf"(?:{_THIS_NOUN}|this\b(?!\s+\w+\s+(?:is|are|was)\b))"
@@ -66,7 +66,7 @@ _VOID = (
 _FAMILIES: dict[str, re.Pattern[str]] = {
     # "Any language model processing this chunk …", "as the AI answering this", "if an LLM is reading this".
     "addresses-reading-model": re.compile(
-        rf"\b{_AI}\b(?: (?:that|which|who) (?:is |are |now )?{_USE}| (?:now |currently )?{_USE_ACTIVE})\b[^.;:]{{0,25}}?\b{_THIS}"
+        rf"\b{_AI}\b(?: (?:that|which|who) (?:is |are |now |happens? to be )?{_USE}| (?:now |currently )?{_USE_ACTIVE})\b[^.;:]{{0,25}}?\b{_THIS}"
         rf"|\b(?:whoever|anyone|anybody|anything|whatever \w+) (?:is )?(?:summari[sz]|paraphras|process|answer|relay|"
         rf"pars|ingest|rewrit|translat)\w*\b[^.;:]{{0,25}}?\b{_THIS}"
         rf"|\b(?:if|when|whenever|once|while) (?:an?|the|any|you are an?) {_AI} (?:is |are )?{_USE_ACTIVE}\b"

@@ -1,7 +1,7 @@
 """Retrieved chunks are untrusted input: find the sentences that address the model.
 
 A documentation page may embed prompt-injection text (on purpose, or by quoting an agent
-framework's prompt). Each sentence is judged on its own, two ways:
+framework's prompt). Each sentence is judged on its own, three ways:
 
 * patterns for the unmistakable forms (chat-template tokens, "ignore the previous
   instructions", "you are now a ...");
@@ -9,8 +9,11 @@ framework's prompt). Each sentence is judged on its own, two ways:
   the sentence is to known injection phrasings than to known documentation about models
   and prompts (`injection_phrasings.py`). That catches paraphrases. A sentence with a cue
   that it speaks to the reading model ("your answer", "you were told", "in this
-  conversation") needs a lower margin than one without.
+  conversation") needs a lower margin than one without;
+* a logistic regression over the same vectors (`injection_classifier.py`), trained on the
+  labelled fixtures and documentation sentences, for wordings no pattern names.
 
+Words inside quotes are mentioned, not said: patterns and cues skip them (`unquoted`).
 Only the flagged sentences leave the prompt; the rest of the chunk stays evidence. Role
 labels ("System: Linux"), JSON with "command" and ordinary imperative documentation
 ("Ignore this warning on Java 17") must pass: tests/test_injection_detection.py measures
@@ -26,6 +29,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from docsassistant.agent.injection_classifier import load_weights, probabilities
 from docsassistant.agent.injection_cues import addressed_to_reader
 from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 
@@ -169,6 +173,7 @@ class Evidence(BaseModel):
     patterns: list[str]
     margin: float  # best cosine to a known injection minus best to known documentation
     cue: bool  # speaks to the reading model or orders its reply
+    score: float = 0.0  # the injection classifier's probability (0 for code and short lines)
 
 
 def sentence_evidence(items: list[str]) -> list[Evidence]:
@@ -176,15 +181,18 @@ def sentence_evidence(items: list[str]) -> list[Evidence]:
     prose = [_is_prose(s) for s in items]
     candidates = [i for i, s in enumerate(items) if prose[i]]
     margins = np.full(len(items), -1.0, dtype=np.float32)
+    scores = np.zeros(len(items), dtype=np.float32)
     if candidates:
-        vectors = _embedder().embed_documents([items[i] for i in candidates])
+        vectors = _embedder().embed_phrases([items[i] for i in candidates])
         margins[candidates] = similarity_margin(vectors)
+        scores[candidates] = probabilities(vectors)
     outer = [unquoted(s) for s in items]
     return [
         Evidence(
             patterns=[name for name, p in _PATTERNS if p.search(s)] + addressed_to_reader(s),
             margin=round(float(margins[i]), 4),
             cue=prose[i] and bool(_CUE.search(s)),
+            score=round(float(scores[i]), 4),
         )
         for i, s in enumerate(outer)
     ]
@@ -215,11 +223,22 @@ def similarity_margin(vectors: np.ndarray) -> np.ndarray:
     return (vectors @ injection.T).max(axis=1) - (vectors @ documentation.T).max(axis=1)
 
 
-def decide(evidence: Evidence, alone: float = MARGIN_ALONE, with_cue: float = MARGIN_WITH_CUE) -> list[str]:
-    """The reasons to flag a sentence (empty: keep it)."""
+def decide(
+    evidence: Evidence,
+    alone: float = MARGIN_ALONE,
+    with_cue: float = MARGIN_WITH_CUE,
+    classifier: float | None = None,
+) -> list[str]:
+    """The reasons to flag a sentence (empty: keep it). `classifier` defaults to the shipped
+    weights' threshold."""
     reasons = list(evidence.patterns)
     if evidence.margin >= alone or (evidence.cue and evidence.margin >= with_cue):
         reasons.append("similar-to-known-injection")
+    if classifier is None:
+        weights = load_weights()
+        classifier = weights.threshold if weights else 2.0  # no weights: never
+    if evidence.score >= classifier:
+        reasons.append("classifier")
     return reasons
 
 

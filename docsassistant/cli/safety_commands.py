@@ -42,5 +42,48 @@ def scan_injection(
         console.print(f"Wrote {json_out}", highlight=False)
 
 
+def train_injection(
+    fixtures: Annotated[Path, typer.Option(help="Folder of the labelled injection fixture sets.")] = Path(
+        "tests/fixtures"
+    ),
+    out: Annotated[Path, typer.Option(help="Where to write the weights.")] = Path(
+        "docsassistant/agent/injection_classifier.json"
+    ),
+    component: Annotated[
+        list[str] | None, typer.Option("--component", "-c", help="Documentation from these components only.")
+    ] = None,
+) -> None:
+    """Train the injection classifier on the fixture sets and the store's documentation sentences."""
+    import sqlalchemy as sa
+
+    from docsassistant.agent.injection_training import corpus_flag_rate, store_sentences, train
+    from docsassistant.config import get_settings
+    from docsassistant.embeddings import get_embedder
+    from docsassistant.store import open_store
+
+    start = time.perf_counter()
+    with friendly_errors():
+        settings = get_settings()
+        with open_store(settings).connect() as conn:
+            query = "SELECT content FROM chunks" + (" WHERE component = ANY(:c)" if component else "") + " ORDER BY id"
+            texts = [row.content for row in conn.execute(sa.text(query), {"c": component or []})]
+        embedder = get_embedder(settings)
+        sample, rest = store_sentences(texts)
+        console.print(f"{len(sample):,} documentation sentences sampled ({len(rest):,} left for checking).")
+        weights = train(fixtures, sample, embedder.embed_phrases, embedder.identity)
+        flagged, checked = corpus_flag_rate(weights, embedder.embed_phrases, rest)
+    console.print(f"Threshold {weights.threshold} (lowest at which no left-out set loses precision).")
+    for name, row in weights.leave_one_set_out.items():
+        console.print(
+            f"  {name:10} rules alone P {row['precision']:.3f} R {row['recall']:.3f}   "
+            f"with the classifier P {row['precision_with']:.3f} R {row['recall_with']:.3f}",
+            highlight=False,
+        )
+    console.print(f"Documentation sentences left out of training that it flags: {flagged} of {checked:,}.")
+    out.write_text(weights.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    console.print(f"Wrote {out} ({time.perf_counter() - start:.0f} s).", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     app.command("scan-injection")(scan_injection)
+    app.command("train-injection")(train_injection)

@@ -1,0 +1,49 @@
+"""A logistic regression over sentence embeddings: how much a sentence reads like text
+planted for the model rather than documentation.
+
+The patterns and families in `safety` / `injection_cues` catch the shapes we have named; this
+catches sentences that sit where the labelled injections sit in embedding space, whatever
+their wording. It reuses the vectors `safety` already computes, so it costs one dot product
+per sentence. The weights are trained by `docsassistant train-injection` (see
+`injection_training.py` and docs/injection.md) and shipped as JSON beside this file; the
+threshold is the training run's choice, not a constant picked by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel
+
+WEIGHTS = Path(__file__).with_name("injection_classifier.json")
+
+
+class ClassifierWeights(BaseModel):
+    """What a training run writes: the model, its threshold and what it was trained on."""
+
+    coef: list[float]
+    intercept: float
+    threshold: float
+    embedder: str  # the embedder identity whose vectors it was trained on
+    trained_on: dict[str, int]  # sentences per source, for the record
+    leave_one_set_out: dict[str, dict[str, float]]  # per fixture set: precision/recall with and without
+
+
+@lru_cache(maxsize=1)
+def load_weights(path: Path = WEIGHTS) -> ClassifierWeights | None:
+    """The shipped weights, or None when there are none (the detector then runs without)."""
+    if not path.is_file():
+        return None
+    return ClassifierWeights.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def probabilities(vectors: np.ndarray, weights: ClassifierWeights | None = None) -> np.ndarray:
+    """P(injection) for each normalised sentence vector (zeros without weights)."""
+    weights = weights or load_weights()
+    if weights is None or len(vectors) == 0:
+        return np.zeros(len(vectors), dtype=np.float32)
+    logits = vectors @ np.asarray(weights.coef, dtype=np.float32) + weights.intercept
+    return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)

@@ -1,0 +1,152 @@
+"""Training the injection classifier: `docsassistant train-injection`.
+
+Positives and look-alikes come from the labelled fixture sets in `tests/fixtures/`
+(`injection_positive.txt` / `injection_benign.txt` and each `injection_<set>_*.txt` pair);
+plain documentation comes from the prose sentences of the configured store. A fixture line
+is labelled, not each of its sentences: a positive line of one sentence is a positive; in a
+longer one only the sentence closest to the known injections (highest margin) is, and its
+other sentences are left out (they are often the genuine docs sentence the payload follows).
+
+The threshold is chosen by leaving one fixture set out at a time: the classifier, trained
+without that set, joins the other rules, and the threshold is the lowest one at which no
+held-out set loses precision against the rules alone. The final weights are then trained
+on everything.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from docsassistant.agent import safety
+from docsassistant.agent.injection_classifier import ClassifierWeights, probabilities
+
+CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the rest check it)
+CORPUS_WEIGHT = 0.2  # each counts a fifth of a fixture sentence: they outnumber the fixtures ~11 to 1
+THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+SEED = 7
+
+
+@dataclass(frozen=True)
+class LabelledSentence:
+    group: str  # the fixture set
+    line: int
+    label: int  # of its line: 1 injection, 0 look-alike
+    text: str
+
+
+def fixture_sentences(folder: Path) -> list[LabelledSentence]:
+    """Every sentence of every labelled fixture set in `folder`."""
+    pairs = {"base": ("injection_positive.txt", "injection_benign.txt")}
+    for positive in sorted(folder.glob("injection_*_positive.txt")):
+        name = positive.name.removeprefix("injection_").removesuffix("_positive.txt")
+        pairs[name] = (positive.name, f"injection_{name}_benign.txt")
+    out: list[LabelledSentence] = []
+    for group, (positive, benign) in pairs.items():
+        lines = [(t, 1) for t in _lines(folder / positive)] + [(t, 0) for t in _lines(folder / benign)]
+        for i, (text, label) in enumerate(lines):
+            out += [LabelledSentence(group, i, label, text[a:b]) for a, b in safety.sentences(text)]
+    return out
+
+
+def store_sentences(texts: list[str], n: int = CORPUS_SENTENCES, seed: int = SEED) -> tuple[list[str], list[str]]:
+    """A sample of the prose sentences of `texts` (chunk contents), and the ones left out."""
+    prose = sorted({s for t in texts for s in safety._line_sentences(t) if safety._is_prose(s)})
+    chosen = set(random.Random(seed).sample(range(len(prose)), min(n, len(prose))))
+    return [prose[i] for i in sorted(chosen)], [s for i, s in enumerate(prose) if i not in chosen]
+
+
+def training_labels(items: list[LabelledSentence], margins: np.ndarray) -> np.ndarray:
+    """1 / 0 per sentence, -1 for the sentences of a positive line that are left out."""
+    labels = np.array([s.label for s in items])
+    lines: dict[tuple[str, int], list[int]] = {}
+    for i, s in enumerate(items):
+        lines.setdefault((s.group, s.line), []).append(i)
+    for idx in lines.values():
+        if labels[idx[0]] == 1 and len(idx) > 1:
+            best = max(idx, key=lambda i: margins[i])
+            labels[[i for i in idx if i != best]] = -1
+    return labels
+
+
+def fit(vectors: np.ndarray, labels: np.ndarray, corpus: np.ndarray):
+    """Logistic regression on fixture sentences (labels ≥ 0) plus documentation as negatives."""
+    from sklearn.linear_model import LogisticRegression
+
+    keep = labels >= 0
+    x = np.vstack([vectors[keep], corpus])
+    y = np.concatenate([labels[keep], np.zeros(len(corpus))])
+    weight = np.concatenate([np.ones(int(keep.sum())), np.full(len(corpus), CORPUS_WEIGHT)])
+    return LogisticRegression(C=1.0, max_iter=2000).fit(x, y, sample_weight=weight)
+
+
+def _line_counts(items, flags, group: str) -> tuple[int, int, int]:
+    """True positives, false positives and positives among `group`'s lines."""
+    flagged: dict[int, bool] = {}
+    label: dict[int, int] = {}
+    for s, f in zip(items, flags, strict=True):
+        if s.group == group:
+            flagged[s.line] = flagged.get(s.line, False) or bool(f)
+            label[s.line] = s.label
+    tp = sum(1 for k, f in flagged.items() if f and label[k])
+    fp = sum(1 for k, f in flagged.items() if f and not label[k])
+    return tp, fp, sum(label.values())
+
+
+def _precision_recall(tp: int, fp: int, positives: int) -> dict[str, float]:
+    return {"precision": round(tp / max(1, tp + fp), 3), "recall": round(tp / max(1, positives), 3)}
+
+
+def train(folder: Path, corpus_texts: list[str], embed, embedder: str) -> ClassifierWeights:
+    """Leave-one-set-out threshold choice, then the final fit on every set (see the docstring)."""
+    items = fixture_sentences(folder)
+    evidence = safety.sentence_evidence([s.text for s in items])
+    prose = np.array([safety._is_prose(s.text) for s in items])
+    vectors = embed([s.text for s in items])
+    labels = training_labels(items, np.array([e.margin for e in evidence]))
+    labels[~prose] = -1  # code and short lines never reach the classifier
+    corpus = embed(corpus_texts)
+    rules = np.array([bool(safety.decide(e, classifier=2.0)) for e in evidence])
+    groups = sorted({s.group for s in items})
+    per_set: dict[str, dict[str, float]] = {}
+    scores_by_set: dict[str, np.ndarray] = {}
+    for group in groups:
+        held = np.array([s.group == group for s in items])
+        model = fit(vectors[~held], np.where(held, -1, labels)[~held], corpus)
+        scores_by_set[group] = np.where(prose, model.predict_proba(vectors)[:, 1], 0.0)
+        per_set[group] = _precision_recall(*_line_counts(items, rules, group))
+    threshold = THRESHOLDS[-1]
+    for t in THRESHOLDS:
+        ok = True
+        for group in groups:
+            flags = rules | (scores_by_set[group] >= t)
+            if _precision_recall(*_line_counts(items, flags, group))["precision"] < per_set[group]["precision"]:
+                ok = False
+        if ok:
+            threshold = t
+            break
+    for group in groups:
+        with_clf = _precision_recall(*_line_counts(items, rules | (scores_by_set[group] >= threshold), group))
+        per_set[group] |= {"precision_with": with_clf["precision"], "recall_with": with_clf["recall"]}
+    final = fit(vectors, labels, corpus)
+    return ClassifierWeights(
+        coef=[round(float(c), 6) for c in final.coef_[0]],
+        intercept=round(float(final.intercept_[0]), 6),
+        threshold=threshold,
+        embedder=embedder,
+        trained_on={"fixture_sentences": int((labels >= 0).sum()), "store_sentences": len(corpus_texts)},
+        leave_one_set_out=per_set,
+    )
+
+
+def corpus_flag_rate(weights: ClassifierWeights, embed, texts: list[str]) -> tuple[int, int]:
+    """How many of `texts` (sentences not used in training) the classifier alone flags."""
+    scores = probabilities(embed(texts), weights)
+    return int((scores >= weights.threshold).sum()), len(texts)
+
+
+def _lines(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
