@@ -223,3 +223,20 @@ def test_the_app_warm_up_imports_igraph_in_the_background() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_the_mcp_server_starts_the_warm_up_before_serving(monkeypatch) -> None:
+    """Its first search_docs call would otherwise load the model and import igraph."""
+    from docsassistant.mcp import server
+
+    events: list[str] = []
+    monkeypatch.setattr(server, "start_warm_up", lambda: events.append("warm-up"))
+
+    class Recording:
+        def run(self, transport: str, **kwargs) -> None:
+            events.append(transport)
+
+    monkeypatch.setattr(server, "build_server", lambda **kwargs: Recording())
+    server.serve_stdio()
+    server.serve_http(port=9)
+    assert events == ["warm-up", "stdio", "warm-up", "streamable-http"]

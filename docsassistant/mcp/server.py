@@ -19,6 +19,7 @@ from docsassistant.mcp.call_log import Caller, log_call
 from docsassistant.readonly_sql import count_chunks as _count_chunks
 from docsassistant.search import list_components as _list_components
 from docsassistant.search import search_docs as _search_docs
+from docsassistant.warm_up import start_warm_up
 
 INSTRUCTIONS = (
     "Search and question the team's indexed documentation. Each API key may read only "
@@ -155,9 +156,11 @@ def build_server(*, http_url: str | None = None) -> MCPServer:
 
 
 def serve_stdio() -> None:
+    start_warm_up()  # the first search_docs call would otherwise load the model and igraph
     build_server().run("stdio")
 
 
 def serve_http(host: str = "127.0.0.1", port: int = 8765) -> None:
+    start_warm_up()
     url_host = f"[{host}]" if ":" in host else host
     build_server(http_url=f"http://{url_host}:{port}").run("streamable-http", host=host, port=port)

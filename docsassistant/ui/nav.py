@@ -8,7 +8,6 @@ page after the file ("app"), so it is hidden (`client.showSidebarNavigation = fa
 
 from __future__ import annotations
 
-import contextlib
 import threading
 
 import streamlit as st
@@ -22,26 +21,11 @@ PAGES = (
 
 @st.cache_resource(show_spinner=False)
 def warm_up(embedding_model: str) -> threading.Thread:
-    """Load the embedding model and the graph library in the background once per process
-    (the ONNX session, or torch with DOCSASSISTANT_EMBEDDER=torch, takes seconds; igraph
-    1.7-2.4 s on this machine), so the first
-    question, upload or graph search does not wait for them."""
+    """Once per process and model: the first question, upload or graph search then does not
+    wait for the model or igraph (`docsassistant.warm_up`)."""
+    from docsassistant.warm_up import start_warm_up
 
-    def load() -> None:
-        from docsassistant.config import get_settings
-        from docsassistant.embeddings import get_embedder
-
-        with contextlib.suppress(Exception):  # the page that needs the model reports errors
-            get_embedder(get_settings()).embed_query("warm up")
-        # After the model: a question asked meanwhile needs the model first. A graph search
-        # that starts during this import waits on Python's import lock, no longer than the
-        # import it would have done itself.
-        with contextlib.suppress(Exception):
-            import igraph  # noqa: F401
-
-    thread = threading.Thread(target=load, name="docsassistant-warm-up", daemon=True)
-    thread.start()
-    return thread
+    return start_warm_up()
 
 
 def page_setup(title: str) -> None:

@@ -1,0 +1,28 @@
+"""Load what a process's first request would otherwise wait for, in a background thread:
+the embedding model (the ONNX session, or torch with DOCSASSISTANT_EMBEDDER=torch: seconds)
+and igraph (1.7-2.4 s on this machine). The app and the MCP server both start it."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+
+def start_warm_up() -> threading.Thread:
+    """Start loading in a daemon thread and return it (join it to wait)."""
+
+    def load() -> None:
+        from docsassistant.config import get_settings
+        from docsassistant.embeddings import get_embedder
+
+        with contextlib.suppress(Exception):  # the request that needs the model reports errors
+            get_embedder(get_settings()).embed_query("warm up")
+        # After the model: a question asked meanwhile needs the model first. A graph search
+        # that starts during this import waits on Python's import lock, no longer than the
+        # import it would have done itself.
+        with contextlib.suppress(Exception):
+            import igraph  # noqa: F401
+
+    thread = threading.Thread(target=load, name="docsassistant-warm-up", daemon=True)
+    thread.start()
+    return thread
