@@ -502,7 +502,10 @@ def ranx_metrics(
     ranx_run = Run(full_run)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba's NumbaTypeSafetyWarning on every call
-        evaluate(Qrels(qrels), ranx_run, names, make_comparable=True)
+        # One thread: a few hundred queries gain nothing from numba's parallel loops, and its
+        # fallback threading layer (workqueue) is not safe under concurrent callers. A one-off
+        # MRR of 0.0 for a first-ranked hit was seen once in a long test run (not reproduced).
+        evaluate(Qrels(qrels), ranx_run, names, make_comparable=True, threads=1)
     per_query = {qid: {m: float(ranx_run.scores[m][qid]) for m in names} for qid in qrels}
     means = {m: float(sum(v[m] for v in per_query.values()) / len(per_query)) for m in names}
     return means, per_query
