@@ -115,7 +115,9 @@ class OnnxEmbedder:
             for length, group in by_length.items()
             for start in range(0, len(group), max(1, size // length))
         ]
-        futures = [(part, self._workers.submit(self._run_batch, [encodings[i] for i in part])) for part in parts]
+        futures = [
+            (part, self._workers.submit(self._run_batch, [encodings[i] for i in part])) for part in parts
+        ]
         for part, future in futures:
             out[part] = future.result()
         return out

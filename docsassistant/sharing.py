@@ -37,7 +37,10 @@ class NothingToShare(ValueError):
 
 
 def create_share(
-    thread_id: str, *, settings: Settings | None = None, turns: Sequence[TurnRecord | dict[str, Any]] | None = None
+    thread_id: str,
+    *,
+    settings: Settings | None = None,
+    turns: Sequence[TurnRecord | dict[str, Any]] | None = None,
 ) -> str:
     """Snapshot the thread's finished turns and return a new token.
 

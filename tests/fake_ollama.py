@@ -85,7 +85,9 @@ def _parse_documents(text: str) -> list[dict[str, Any]]:
     for _nonce, block in _EVIDENCE_RE.findall(text):
         for number, head, body in _ITEM_RE.findall(block.strip("\n")):
             source, _, section = head.partition(" § ")
-            docs.append({"id": number, "source": source.strip(), "section": section.strip(), "text": body.strip()})
+            docs.append(
+                {"id": number, "source": source.strip(), "section": section.strip(), "text": body.strip()}
+            )
     if docs:
         return docs
     for attrs, body in _DOC_RE.findall(text):
@@ -97,7 +99,9 @@ def _parse_documents(text: str) -> list[dict[str, Any]]:
 
 # An evidence block with the whole lines it starts and ends on (a one-line note naming the
 # markers before the block is part of it).
-_EVIDENCE_LINES_RE = re.compile(r"^[^\n]*<<<EVIDENCE ([^>\s]+)>>>.*?<<<END EVIDENCE \1>>>[^\n]*$", re.DOTALL | re.M)
+_EVIDENCE_LINES_RE = re.compile(
+    r"^[^\n]*<<<EVIDENCE ([^>\s]+)>>>.*?<<<END EVIDENCE \1>>>[^\n]*$", re.DOTALL | re.M
+)
 
 
 def _without_evidence(text: str) -> str:
@@ -161,7 +165,9 @@ class _Conversation:
 
     def earlier_user_messages(self) -> list[str]:
         """User messages before the last one (the conversation so far)."""
-        return [m.get("content") or "" for m in self.messages[: max(self.last_user, 0)] if m.get("role") == "user"]
+        return [
+            m.get("content") or "" for m in self.messages[: max(self.last_user, 0)] if m.get("role") == "user"
+        ]
 
     def documents(self) -> list[dict[str, Any]]:
         """Documents in the last user message or later messages, else in the latest user
@@ -321,7 +327,10 @@ class FakeOllama:
 
     # -- scripting -------------------------------------------------------------------
     def reply(
-        self, content: str = "", tool_calls: list[dict[str, Any]] | None = None, prompt_eval_count: int | None = None
+        self,
+        content: str = "",
+        tool_calls: list[dict[str, Any]] | None = None,
+        prompt_eval_count: int | None = None,
     ) -> None:
         """Queue a reply; ``tool_calls`` items are ``{"name": ..., "arguments": {...}}``.
         ``prompt_eval_count`` overrides the reported prompt tokens (e.g. a cut prompt)."""
@@ -539,7 +548,6 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client went away mid-stream
-
 
     def _drop(self, lines: list[str]) -> None:
         self.send_response(200)

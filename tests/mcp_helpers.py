@@ -25,9 +25,24 @@ BETA_ONLY = ("quokkaflux", "Beta secret store", "secret.md")
 
 # Every way we could think of to reach beta with a key for alpha only.
 BETA_COMPONENTS = [
-    "beta", "BETA", " beta ", "Beta\t", "beta\x00", "\u202ebeta", "beta' OR '1'='1",
-    "alpha' OR component = 'beta", "alpha,beta", "{alpha,beta}", "beta%", "%", "_eta", "*",
-    "beta; SELECT * FROM chunks", "alpha OR beta", "ALL", "",
+    "beta",
+    "BETA",
+    " beta ",
+    "Beta\t",
+    "beta\x00",
+    "\u202ebeta",
+    "beta' OR '1'='1",
+    "alpha' OR component = 'beta",
+    "alpha,beta",
+    "{alpha,beta}",
+    "beta%",
+    "%",
+    "_eta",
+    "*",
+    "beta; SELECT * FROM chunks",
+    "alpha OR beta",
+    "ALL",
+    "",
 ]
 
 
@@ -35,7 +50,9 @@ def index_two_components(engine: sa.Engine, root: Path) -> dict[str, int]:
     """alpha: pgvector docs; beta: a secret word no alpha chunk holds. Chunk counts per component."""
     with engine.begin() as conn:
         conn.execute(sa.text("TRUNCATE documents, chunks, conversations, share_links CASCADE"))
-    write(root / "alpha" / "ops.md", "# pgvector\n\n## Operators\n\nThe <=> operator computes cosine distance.")
+    write(
+        root / "alpha" / "ops.md", "# pgvector\n\n## Operators\n\nThe <=> operator computes cosine distance."
+    )
     write(root / "alpha" / "index.md", "# Indexes\n\n## HNSW\n\nHNSW indexes trade recall for speed.")
     write(
         root / "beta" / "secret.md",
@@ -101,12 +118,17 @@ def start_http_server(port: int, env: dict[str, str] | None = None) -> subproces
     """`docsassistant mcp --http --port PORT` in a child process, once it accepts connections."""
     cmd = [sys.executable, "-m", "docsassistant", "mcp", "--http", "--port", str(port)]
     child = subprocess.Popen(
-        cmd, env=env or {**os.environ, "PYTHONWARNINGS": "ignore"}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        cmd,
+        env=env or {**os.environ, "PYTHONWARNINGS": "ignore"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         if child.poll() is not None:
-            raise RuntimeError(f"the MCP server exited: {child.stderr.read().decode() if child.stderr else ''}")
+            raise RuntimeError(
+                f"the MCP server exited: {child.stderr.read().decode() if child.stderr else ''}"
+            )
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
             return child

@@ -503,7 +503,9 @@ def test_grader_numbers_zero_or_one_based(numbers: list[int], expected: list[int
     assert document_numbers(numbers, 3) == expected
 
 
-@pytest.mark.parametrize("question", ["hello", "Thanks!", "thank you so much", "what's 2 + 2", "Good morning"])
+@pytest.mark.parametrize(
+    "question", ["hello", "Thanks!", "thank you so much", "what's 2 + 2", "Good morning"]
+)
 def test_small_talk_is_recognised(question: str) -> None:
     assert is_small_talk(question)
 
@@ -538,7 +540,9 @@ def test_fit_tool_results_shortens_the_oldest_results_first() -> None:
     [(8100, True), (5000, False), (300, False)],  # window filled / fits / cached prefix
 )
 def test_prompt_read_check_flags_only_a_cut_prompt(read: int, flagged: bool) -> None:
-    reply = AIMessage("ok", usage_metadata={"input_tokens": read, "output_tokens": 1, "total_tokens": read + 1})
+    reply = AIMessage(
+        "ok", usage_metadata={"input_tokens": read, "output_tokens": 1, "total_tokens": read + 1}
+    )
     sink: list[dict[str, Any]] = []
     token = call_flags.set(sink)
     try:
@@ -577,7 +581,9 @@ def test_a_message_that_stands_alone_needs_no_rewrite(question: str, alone: bool
 def test_decide_prompt_fits_history_and_tool_results_in_the_budget(fake: FakeOllama) -> None:
     fake.reply("Done.")
     history = [HumanMessage("q" * 3000) if i % 2 == 0 else AIMessage("a" * 3000) for i in range(20)]
-    call = AIMessage("", tool_calls=[{"id": "s1", "name": "search_docs", "args": {"query": "x"}, "type": "tool_call"}])
+    call = AIMessage(
+        "", tool_calls=[{"id": "s1", "name": "search_docs", "args": {"query": "x"}, "type": "tool_call"}]
+    )
     state = {
         "question": "the question",
         "standalone_question": "the question",
@@ -595,7 +601,9 @@ def test_decide_prompt_fits_history_and_tool_results_in_the_budget(fake: FakeOll
 def _executor_runtime(search: Any) -> Runtime[AgentContext]:
     llm = ChatOllama(base_url="http://127.0.0.1:9", model=MODEL, num_ctx=8192)
     count = lambda component: {"component": component, "chunks": 7, "documents": 2}  # noqa: E731
-    return Runtime(context=AgentContext(llm=llm, search=search, count=count, components=lambda: ["core", "ops"]))
+    return Runtime(
+        context=AgentContext(llm=llm, search=search, count=count, components=lambda: ["core", "ops"])
+    )
 
 
 def _calls(*calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:

@@ -468,7 +468,9 @@ def test_standalone_main_prints_url_first() -> None:
 def test_evidence_apart_from_the_question_and_a_note_naming_the_markers(det: FakeOllama) -> None:
     """Evidence in one user message (after a one-line note naming its markers), the question
     alone in the last: the question is read without the note, the items from the evidence."""
-    evidence = _docs_prompt("", ["Authentication tokens expire after one hour.", "The installer needs Python."])
+    evidence = _docs_prompt(
+        "", ["Authentication tokens expire after one hour.", "The installer needs Python."]
+    )
     note = "Evidence (data) between <<<EVIDENCE 3f9a0c>>> and <<<END EVIDENCE 3f9a0c>>>:\n"
     messages = [HumanMessage(note + evidence), HumanMessage("When do authentication tokens expire?")]
     assert _llm(det).with_structured_output(Grade).invoke(messages) == Grade(relevant=[1], sufficient=True)

@@ -99,7 +99,11 @@ def test_keys_are_hashed_listed_and_revoked(two_components: dict[str, int]) -> N
     with open_store().connect() as conn:
         import sqlalchemy as sa
 
-        hashes = conn.execute(sa.text("SELECT secret_sha256 FROM mcp_keys WHERE name = 'hash-check'")).scalars().all()
+        hashes = (
+            conn.execute(sa.text("SELECT secret_sha256 FROM mcp_keys WHERE name = 'hash-check'"))
+            .scalars()
+            .all()
+        )
     assert created.secret not in hashes and len(hashes[0]) == 64
     with pytest.raises(ValueError, match="exists"):
         add_key("hash-check", ["alpha"])
@@ -116,7 +120,9 @@ def test_stdio_key_for_alpha_cannot_read_beta(two_components: dict[str, int]) ->
     key = add_key("stdio-alpha", ["alpha"]).secret
     attempts: list[tuple[str, dict[str, Any]]] = []
     for component in [*BETA_COMPONENTS, None]:
-        attempts.append(("search_docs", {"query": f"{SECRET_WORD} store defaults", "component": component, "k": 50}))
+        attempts.append(
+            ("search_docs", {"query": f"{SECRET_WORD} store defaults", "component": component, "k": 50})
+        )
         attempts.append(("count_chunks", {"component": component}))
     attempts.append(("search_docs", {"query": "Beta secret store"}))
     attempts.append(("list_components", {}))
@@ -127,7 +133,9 @@ def test_stdio_key_for_alpha_cannot_read_beta(two_components: dict[str, int]) ->
 
     results = asyncio.run(scenario())
     assert_nothing_leaks(attempts, results, two_components["alpha"])
-    explicit = [r for (t, a), r in zip(attempts, results, strict=True) if (a.get("component") or "").strip() == "beta"]
+    explicit = [
+        r for (t, a), r in zip(attempts, results, strict=True) if (a.get("component") or "").strip() == "beta"
+    ]
     assert explicit and all("may not read component 'beta'" in error_text(r) for r in explicit)
     assert result_data(results[-1]) == ["alpha"]
     revoke_key("stdio-alpha")
@@ -148,7 +156,9 @@ def test_ask_docs_stays_inside_the_key(two_components: dict[str, int], cooperati
         async with stdio_client(key) as client:
             return [
                 await client.call_tool("ask_docs", {"question": f"What is the {SECRET_WORD} store default?"}),
-                await client.call_tool("ask_docs", {"question": "How many chunks does the beta component have?"}),
+                await client.call_tool(
+                    "ask_docs", {"question": "How many chunks does the beta component have?"}
+                ),
                 await client.call_tool("ask_docs", {"question": "What does the <=> operator compute?"}),
                 await client.call_tool("ask_docs", {"question": "Anything?", "component": "BETA "}),
                 await client.call_tool("ask_docs", {"question": "x" * 5000}),
@@ -186,6 +196,13 @@ def test_keys_cli_shows_the_secret_once(two_components: dict[str, int]) -> None:
     again = runner.invoke(app, ["mcp", "keys", "revoke", "cli-bot"])
     assert again.exit_code == 1 and "No active key named 'cli-bot'" in again.output
     assert find_key(secret) is None
-    log_call(Caller(name="cli-bot"), "count_chunks", {"component": "alpha"}, result_count=2, error=None, duration_ms=1.5)
+    log_call(
+        Caller(name="cli-bot"),
+        "count_chunks",
+        {"component": "alpha"},
+        result_count=2,
+        error=None,
+        duration_ms=1.5,
+    )
     shown = runner.invoke(app, ["mcp", "calls", "--limit", "1"]).output
     assert "cli-bot" in shown and "count_chunks" in shown and "1.5 ms" in shown

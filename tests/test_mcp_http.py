@@ -32,7 +32,11 @@ INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
     "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
 }
 
 
@@ -98,17 +102,27 @@ def test_alpha_key_cannot_read_beta_over_http(server_url: str, two_components: d
     key = add_key("http-alpha", ["alpha"]).secret
     attempts: list[tuple[str, dict[str, Any]]] = []
     for component in [*BETA_COMPONENTS, None]:
-        attempts.append(("search_docs", {"query": f"{SECRET_WORD} store defaults", "component": component, "k": 50}))
+        attempts.append(
+            ("search_docs", {"query": f"{SECRET_WORD} store defaults", "component": component, "k": 50})
+        )
         attempts.append(("count_chunks", {"component": component}))
     for component in ASK_COMPONENTS:
-        attempts.append(("ask_docs", {"question": f"What is the {SECRET_WORD} store?", "component": component}))
+        attempts.append(
+            ("ask_docs", {"question": f"What is the {SECRET_WORD} store?", "component": component})
+        )
     attempts.append(("search_docs", {"query": SECRET_WORD, "k": 50}))
     results = calls(server_url, key, attempts)
     assert_nothing_leaks(attempts, results, two_components["alpha"])
     print(f"cross-component attempts over HTTP: {len(attempts)}, none read beta")
-    beta_named = [r for (_, a), r in zip(attempts, results, strict=True) if (a.get("component") or "").strip() == "beta"]
+    beta_named = [
+        r for (_, a), r in zip(attempts, results, strict=True) if (a.get("component") or "").strip() == "beta"
+    ]
     assert len(beta_named) == 6 and all("may not read component 'beta'" in error_text(r) for r in beta_named)
-    asked = [result_data(r) for (t, _), r in zip(attempts, results, strict=True) if t == "ask_docs" and not r.is_error]
+    asked = [
+        result_data(r)
+        for (t, _), r in zip(attempts, results, strict=True)
+        if t == "ask_docs" and not r.is_error
+    ]
     assert asked and all(record["status"] == "completed" for record in asked)
     revoke_key("http-alpha")
 
@@ -118,7 +132,11 @@ def test_every_call_is_logged_with_its_caller(server_url: str) -> None:
     results = calls(
         server_url,
         key,
-        [("search_docs", {"query": "cosine distance", "k": 2}), ("search_docs", {"query": ""}), ("count_chunks", {})],
+        [
+            ("search_docs", {"query": "cosine distance", "k": 2}),
+            ("search_docs", {"query": ""}),
+            ("count_chunks", {}),
+        ],
     )
     assert "The search query is empty" in error_text(results[1])
     assert "Error executing tool search_docs: The search query is empty" in error_text(results[1])

@@ -68,7 +68,10 @@ def test_tool_call_written_as_text_is_executed_not_shown(corpus: Path, model: Sh
     #11185); qwen2.5 wraps them in <tool_call>: Ollama leaves them in `content`."""
     model.script("decide", text_tool_call("search_docs", {"query": "request timeout default"}, form))
     record = run_turn("What is the default request timeout?")
-    assert tool_calls(record)[0] == ("search_docs", {"query": "request timeout default", "component": None, "k": 5})
+    assert tool_calls(record)[0] == (
+        "search_docs",
+        {"query": "request timeout default", "component": None, "k": 5},
+    )
     assert "thirty seconds" in record["answer"] and '"name"' not in record["answer"]
     assert record["citations"][0]["source_path"] == "core/timeouts.md"
     assert record["model_calls"] == 4  # decide, grade, generate, verify
@@ -117,7 +120,10 @@ def test_list_valued_component_and_string_numbers_are_coerced(corpus: Path, mode
     """Small models send `component` as a one-item list and numbers as strings; the turn
     crashed with an AttributeError before (issue 10)."""
     model.script(
-        "decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "component": ["ops"], "k": "2"}}]
+        "decide",
+        tool_calls=[
+            {"name": "search_docs", "arguments": {"query": "backup", "component": ["ops"], "k": "2"}}
+        ],
     )
     record = run_turn("When is the database backed up?")
     assert tool_calls(record) == [("search_docs", {"query": "backup", "component": "ops", "k": 2})]
@@ -125,7 +131,9 @@ def test_list_valued_component_and_string_numbers_are_coerced(corpus: Path, mode
 
 
 @pytest.mark.parametrize("tool", ["count_chunks", "search_docs"])
-def test_unknown_component_comes_back_listing_the_known_ones(corpus: Path, model: ShapeFake, tool: str) -> None:
+def test_unknown_component_comes_back_listing_the_known_ones(
+    corpus: Path, model: ShapeFake, tool: str
+) -> None:
     """A component that does not exist is a readable error for the model, never a number."""
     args = {"component": "billing"} | ({"query": "invoices"} if tool == "search_docs" else {})
     model.script("decide", tool_calls=[{"name": tool, "arguments": args}])
@@ -137,7 +145,9 @@ def test_unknown_component_comes_back_listing_the_known_ones(corpus: Path, model
 
 def test_invalid_arguments_are_answered_with_a_readable_error(corpus: Path, model: ShapeFake) -> None:
     """Arguments that cannot be used go back to the model, which can correct its call."""
-    model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "k": "many"}}])
+    model.script(
+        "decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "k": "many"}}]
+    )
     model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "k": 2}}])
     record = run_turn("When is the database backed up?")
     (error,) = tool_messages(model.of_kind("decide")[1])
@@ -181,7 +191,7 @@ def test_small_talk_needs_no_search(corpus: Path, model: ShapeFake, question: st
 
 
 def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, model: ShapeFake) -> None:
-    """"And what is its default value?" must search for the earlier subject (issue 10)."""
+    """ "And what is its default value?" must search for the earlier subject (issue 10)."""
     first = run_turn("What does CLIENT_TIMEOUT configure?")
     assert first["model_calls"] == 4 and not model.of_kind("standalone")  # no extra call
     second = run_turn("And what is its default value?", first["thread_id"])
@@ -200,7 +210,9 @@ def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, mo
 
 def test_grader_counting_from_zero_is_understood(corpus: Path, model: ShapeFake) -> None:
     """Models number documents from 0 as often as from 1."""
-    model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "access tokens", "k": 1}}])
+    model.script(
+        "decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "access tokens", "k": 1}}]
+    )
     model.script("grade", json.dumps({"relevant": [0], "sufficient": True}))
     record = run_turn("How long are access tokens valid?")
     assert [c["source_path"] for c in record["citations"]] == ["core/auth.md"]
@@ -218,11 +230,15 @@ def test_model_repeating_its_own_query_is_not_searched_again(corpus: Path, model
     assert "too similar to the earlier query" in refusal
 
 
-def test_search_cap_ending_the_loop_is_flagged(corpus: Path, model: ShapeFake, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_search_cap_ending_the_loop_is_flagged(
+    corpus: Path, model: ShapeFake, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whenever a cap ends the loop the answer says so (`budget_reached`)."""
     monkeypatch.setenv("DOCSASSISTANT_MAX_SEARCHES", "1")
     get_settings.cache_clear()
-    model.script("decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "retry backoff", "k": 1}}])
+    model.script(
+        "decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "retry backoff", "k": 1}}]
+    )
     model.script("grade", json.dumps({"relevant": [1], "sufficient": False}))
     record = run_turn("How does the client retry, and what is the timeout?")
     assert "budget_reached" in flags(record) and record["answer"]

@@ -68,7 +68,9 @@ def test_reindex_moves_a_store_to_the_configured_embedder(clean_db, settings, tm
             assert conn.execute(sa.text("SELECT embedding::text FROM chunks")).scalar() == before
     finally:
         with clean_db.begin() as conn:
-            conn.execute(sa.text("UPDATE store_meta SET value = :v WHERE key = 'embedder'"), {"v": configured})
+            conn.execute(
+                sa.text("UPDATE store_meta SET value = :v WHERE key = 'embedder'"), {"v": configured}
+            )
 
 
 def test_another_process_shares_the_embedded_server(clean_db, tmp_path: Path) -> None:

@@ -37,9 +37,38 @@ _CONTEXT = r"(?:context(?: window)?|prompt|conversation|chat|session|input|memor
 _LEAD = r"(?:^|[.;!(]\s*)(?:\W|NOTE|TIP|IMPORTANT|WARNING|CAUTION|Hidden directive|p\.?s\.?|TL;DR)*\s*"
 # What a model does with retrieved text.
 _VERBS = (
-    "read", "process", "retriev", "summaris", "summariz", "paraphras", "answer", "ingest", "see", "pars",
-    "consum", "handl", "quot", "relay", "render", "encounter", "receiv", "us", "cit", "explain", "describ",
-    "present", "pass", "translat", "rewrit", "index", "analy[sz]", "consult", "review", "scan", "digest", "load",
+    "read",
+    "process",
+    "retriev",
+    "summaris",
+    "summariz",
+    "paraphras",
+    "answer",
+    "ingest",
+    "see",
+    "pars",
+    "consum",
+    "handl",
+    "quot",
+    "relay",
+    "render",
+    "encounter",
+    "receiv",
+    "us",
+    "cit",
+    "explain",
+    "describ",
+    "present",
+    "pass",
+    "translat",
+    "rewrit",
+    "index",
+    "analy[sz]",
+    "consult",
+    "review",
+    "scan",
+    "digest",
+    "load",
 )
 _STEM = "|".join(_VERBS)
 # Any form ("when you summarise this", "once this is read"), or only the active present
@@ -48,7 +77,9 @@ _STEM = "|".join(_VERBS)
 _USE = rf"(?:{_STEM})(?:e|es|ed|ing|s)?"
 # "The agent uses this context to answer" describes a program: using and passing are not reading.
 _USE_ACTIVE = rf"(?:{'|'.join(v for v in _VERBS if v not in ('us', 'pass', 'present', 'cit'))})(?:es|ing|s)"
-_OUTPUT = r"(?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|completions?|messages?|explanations?)"
+_OUTPUT = (
+    r"(?:answers?|repl(?:y|ies)|responses?|outputs?|summar(?:y|ies)|completions?|messages?|explanations?)"
+)
 _MODAL = r"(?:must|should|shall|will|is to|are to|has to|have to|needs? to|ought to|is expected to|are expected to|is required to|are required to)"
 # Rules a model runs under (a person's "configuration" is not among them: too common in docs).
 _RULES = (

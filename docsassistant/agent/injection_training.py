@@ -52,7 +52,9 @@ def fixture_sentences(folder: Path) -> list[LabelledSentence]:
     return out
 
 
-def store_sentences(texts: list[str], n: int = CORPUS_SENTENCES, seed: int = SEED) -> tuple[list[str], list[str]]:
+def store_sentences(
+    texts: list[str], n: int = CORPUS_SENTENCES, seed: int = SEED
+) -> tuple[list[str], list[str]]:
     """A sample of the prose sentences of `texts` (chunk contents), and the ones left out."""
     prose = sorted({s for t in texts for s in safety._line_sentences(t) if safety._is_prose(s)})
     chosen = set(random.Random(seed).sample(range(len(prose)), min(n, len(prose))))
@@ -123,7 +125,10 @@ def train(folder: Path, corpus_texts: list[str], embed, embedder: str) -> Classi
         ok = True
         for group in groups:
             flags = rules | (scores_by_set[group] >= t)
-            if _precision_recall(*_line_counts(items, flags, group))["precision"] < per_set[group]["precision"]:
+            if (
+                _precision_recall(*_line_counts(items, flags, group))["precision"]
+                < per_set[group]["precision"]
+            ):
                 ok = False
         if ok:
             threshold = t

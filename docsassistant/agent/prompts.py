@@ -107,8 +107,6 @@ def _one_line(value: str) -> str:
     return escape_evidence(" ".join(value.split()))
 
 
-
-
 def rewrite_system(earlier: list[str]) -> str:
     """The rewrite instructions with the queries already tried (the user message is the question)."""
     tried = "\n".join(f"- {q}" for q in earlier)

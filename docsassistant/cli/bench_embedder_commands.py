@@ -18,7 +18,9 @@ def compare_embedders(directory: Path, names: list[str], *, embed_only: bool, js
 
     unknown = sorted(set(names) - {"torch", "onnx", "onnx-int8"})
     if unknown:
-        raise typer.BadParameter(f"Unknown embedder(s) {', '.join(unknown)}: use torch, onnx and/or onnx-int8.")
+        raise typer.BadParameter(
+            f"Unknown embedder(s) {', '.join(unknown)}: use torch, onnx and/or onnx-int8."
+        )
     with friendly_errors():
         result = be.compare_ingest(
             directory, names, embed_only=embed_only, log=lambda msg: console.print(msg, highlight=False)

@@ -283,22 +283,43 @@ def _print_answers(report) -> None:
         per_question.add_column(col)
     for r in report.results:
         per_question.add_row(
-            r.id, r.type, r.outcome, _fmt(r.citation_valid), _fmt(r.grounded), ", ".join(r.flags),
-            str(r.model_calls), str(r.prompt_tokens), _fmt(r.latency_s, 1),
+            r.id,
+            r.type,
+            r.outcome,
+            _fmt(r.citation_valid),
+            _fmt(r.grounded),
+            ", ".join(r.flags),
+            str(r.model_calls),
+            str(r.prompt_tokens),
+            _fmt(r.latency_s, 1),
         )
     console.print(per_question)
     by_type = Table(title="Per question type")
     for col in (
-        "type", "n", "outcomes", "citation validity", "expected cited", "grounded rate",
-        "calls mean/max", "prompt tok mean", "latency p50/max s", "flags",
+        "type",
+        "n",
+        "outcomes",
+        "citation validity",
+        "expected cited",
+        "grounded rate",
+        "calls mean/max",
+        "prompt tok mean",
+        "latency p50/max s",
+        "flags",
     ):
         by_type.add_column(col)
     for t in report.by_type:
         by_type.add_row(
-            t.type, str(t.questions), ", ".join(f"{k} {v}" for k, v in t.outcomes.items()),
-            _fmt(t.citation_validity, 2), _fmt(t.expected_found_rate, 2), _fmt(t.grounded_rate, 2),
-            f"{t.model_calls_mean:.1f}/{t.model_calls_max}", f"{t.prompt_tokens_mean:.0f}",
-            f"{t.latency_p50_s:.1f}/{t.latency_max_s:.1f}", ", ".join(f"{k} {v}" for k, v in t.flags.items()),
+            t.type,
+            str(t.questions),
+            ", ".join(f"{k} {v}" for k, v in t.outcomes.items()),
+            _fmt(t.citation_validity, 2),
+            _fmt(t.expected_found_rate, 2),
+            _fmt(t.grounded_rate, 2),
+            f"{t.model_calls_mean:.1f}/{t.model_calls_max}",
+            f"{t.prompt_tokens_mean:.0f}",
+            f"{t.latency_p50_s:.1f}/{t.latency_max_s:.1f}",
+            ", ".join(f"{k} {v}" for k, v in t.flags.items()),
         )
     console.print(by_type)
 
@@ -376,7 +397,9 @@ def _print_ingest(r: dict) -> None:
         "(e) throughput", f"{r['chunks_per_s']:.2f} chunks/s, {r['files_per_s']:.2f} files/s", "", ""
     )
     q = r["query_embedding"]
-    table.add_row("(f) query embedding p50 / p95", f"{q['p50_ms']:.2f} / {q['p95_ms']:.2f} ms (n={q['n']})", "", "")
+    table.add_row(
+        "(f) query embedding p50 / p95", f"{q['p50_ms']:.2f} / {q['p95_ms']:.2f} ms (n={q['n']})", "", ""
+    )
     console.print(table)
     console.print(f"Peak RSS: {r['peak_rss_note']}.", highlight=False)
     for phase, f in r.get("cpu_accounting", {}).items():

@@ -12,7 +12,9 @@ from rich.console import Console
 from docsassistant.cli.errors import friendly_errors
 
 mcp_app = typer.Typer(help="The MCP server for other agents, its API keys and its call log.")
-keys_app = typer.Typer(help="API keys for MCP callers (each limited to some components).", no_args_is_help=True)
+keys_app = typer.Typer(
+    help="API keys for MCP callers (each limited to some components).", no_args_is_help=True
+)
 mcp_app.add_typer(keys_app, name="keys")
 out = Console()
 err = Console(stderr=True)
@@ -21,7 +23,9 @@ err = Console(stderr=True)
 @mcp_app.callback(invoke_without_command=True)
 def serve(
     ctx: typer.Context,
-    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP (API key required) instead of stdio.")] = False,
+    http: Annotated[
+        bool, typer.Option("--http", help="Serve streamable HTTP (API key required) instead of stdio.")
+    ] = False,
     host: Annotated[str, typer.Option(help="Address to bind with --http.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port for --http.")] = 8765,
 ) -> None:
@@ -42,8 +46,12 @@ def serve(
 @keys_app.command("add")
 def add_command(
     name: Annotated[str, typer.Argument(help="Who the key is for (shown in the call log).")],
-    components: Annotated[str | None, typer.Option(help="Comma-separated components the key may read.")] = None,
-    all_components: Annotated[bool, typer.Option("--all-components", help="Let the key read every component.")] = False,
+    components: Annotated[
+        str | None, typer.Option(help="Comma-separated components the key may read.")
+    ] = None,
+    all_components: Annotated[
+        bool, typer.Option("--all-components", help="Let the key read every component.")
+    ] = False,
 ) -> None:
     """Create a key; its secret is printed once and only its hash is stored."""
     from docsassistant.mcp.keys import add_key

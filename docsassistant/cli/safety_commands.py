@@ -65,7 +65,11 @@ def train_injection(
     with friendly_errors():
         settings = get_settings()
         with open_store(settings).connect() as conn:
-            query = "SELECT content FROM chunks" + (" WHERE component = ANY(:c)" if component else "") + " ORDER BY id"
+            query = (
+                "SELECT content FROM chunks"
+                + (" WHERE component = ANY(:c)" if component else "")
+                + " ORDER BY id"
+            )
             texts = [row.content for row in conn.execute(sa.text(query), {"c": component or []})]
         embedder = get_embedder(settings)
         sample, rest = store_sentences(texts)

@@ -53,13 +53,17 @@ def caller_of(ctx: Context) -> Caller:
             raise AccessDenied("Present an API key: `Authorization: Bearer <key>`.")
         token = user.access_token
         claims = token.claims or {}
-        return Caller(name=token.client_id, key_id=int(token.subject or 0), components=claims.get("components"))
+        return Caller(
+            name=token.client_id, key_id=int(token.subject or 0), components=claims.get("components")
+        )
     secret = os.environ.get(KEY_ENV, "").strip()
     if not secret:
         return Caller(name=LOCAL_CALLER)
     key = find_key(secret)
     if key is None:
-        raise AccessDenied(f"The key in {KEY_ENV} is unknown or revoked: create one with `docsassistant mcp keys add`.")
+        raise AccessDenied(
+            f"The key in {KEY_ENV} is unknown or revoked: create one with `docsassistant mcp keys add`."
+        )
     return Caller(name=key.name, key_id=key.id, components=key.components)
 
 
@@ -71,5 +75,7 @@ def allowed_component(caller: Caller, component: str | None) -> str | None:
     name = clean_text(component, what="component name", max_chars=MAX_COMPONENT_CHARS, required=False).lower()
     if name and caller.components is not None and name not in caller.components:
         allowed = ", ".join(caller.components) or "none"
-        raise AccessDenied(f"The key {caller.name!r} may not read component {name!r}. It may read: {allowed}.")
+        raise AccessDenied(
+            f"The key {caller.name!r} may not read component {name!r}. It may read: {allowed}."
+        )
     return name or None

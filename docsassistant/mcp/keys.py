@@ -52,9 +52,7 @@ def normalise_components(names: Sequence[str]) -> list[str]:
 _COLUMNS = "id, name, components, created_at, revoked_at"
 
 
-def add_key(
-    name: str, components: Sequence[str] | None, *, settings: Settings | None = None
-) -> NewKey:
+def add_key(name: str, components: Sequence[str] | None, *, settings: Settings | None = None) -> NewKey:
     """A new key for `name` limited to `components` (None: all). Refuses a name in use."""
     name = clean_text(name, what="key name", max_chars=64)
     allowed = None if components is None else normalise_components(components)
@@ -68,12 +66,16 @@ def add_key(
         ).first()
         if taken:
             raise InputError(f"An active key named {name!r} exists: revoke it first or pick another name.")
-        row = conn.execute(
-            sa.text(
-                f"INSERT INTO mcp_keys (name, secret_sha256, components) VALUES (:n, :h, :c) RETURNING {_COLUMNS}"
-            ),
-            {"n": name, "h": secret_hash(secret), "c": allowed},
-        ).mappings().one()
+        row = (
+            conn.execute(
+                sa.text(
+                    f"INSERT INTO mcp_keys (name, secret_sha256, components) VALUES (:n, :h, :c) RETURNING {_COLUMNS}"
+                ),
+                {"n": name, "h": secret_hash(secret), "c": allowed},
+            )
+            .mappings()
+            .one()
+        )
     return NewKey(key=ApiKey(**row), secret=secret)
 
 
@@ -89,13 +91,17 @@ def revoke_key(name: str, *, settings: Settings | None = None) -> ApiKey:
     """Revoke the active key called `name`; it stops working on the next request."""
     engine = open_store(settings or get_settings(), check=False)
     with engine.begin() as conn:
-        row = conn.execute(
-            sa.text(
-                "UPDATE mcp_keys SET revoked_at = now() WHERE name = :n AND revoked_at IS NULL "
-                f"RETURNING {_COLUMNS}"
-            ),
-            {"n": (name or "").strip()},
-        ).mappings().first()
+        row = (
+            conn.execute(
+                sa.text(
+                    "UPDATE mcp_keys SET revoked_at = now() WHERE name = :n AND revoked_at IS NULL "
+                    f"RETURNING {_COLUMNS}"
+                ),
+                {"n": (name or "").strip()},
+            )
+            .mappings()
+            .first()
+        )
     if row is None:
         raise InputError(f"No active key named {name!r}: `docsassistant mcp keys list` shows them.")
     return ApiKey(**row)
@@ -107,8 +113,12 @@ def find_key(secret: str, *, settings: Settings | None = None) -> ApiKey | None:
         return None
     engine = open_store(settings or get_settings(), check=False)
     with engine.connect() as conn:
-        row = conn.execute(
-            sa.text(f"SELECT {_COLUMNS} FROM mcp_keys WHERE secret_sha256 = :h AND revoked_at IS NULL"),
-            {"h": secret_hash(secret)},
-        ).mappings().first()
+        row = (
+            conn.execute(
+                sa.text(f"SELECT {_COLUMNS} FROM mcp_keys WHERE secret_sha256 = :h AND revoked_at IS NULL"),
+                {"h": secret_hash(secret)},
+            )
+            .mappings()
+            .first()
+        )
     return None if row is None else ApiKey(**row)

@@ -51,7 +51,9 @@ def _start_server(port: int, timeout_s: float = 120) -> subprocess.Popen:
 async def _measure(url: str, secret: str, queries: list[str], rounds: int, k: int) -> dict[str, list[float]]:
     headers = {"Authorization": f"Bearer {secret}"}
     samples: dict[str, list[float]] = {"in_process": [], "http": []}
-    async with Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))) as client:
+    async with Client(
+        streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
+    ) as client:
         for query in queries[:3]:  # warm-up: model load, connections, plans
             search_docs(query, None, k)
             await client.call_tool("search_docs", {"query": query, "k": k})

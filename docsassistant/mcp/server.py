@@ -147,7 +147,9 @@ def build_server(*, http_url: str | None = None) -> MCPServer:
     verifier = None
     if http_url is not None:
         # We are our own authorization server: keys come from `docsassistant mcp keys add`.
-        auth = AuthSettings(issuer_url=http_url, resource_server_url=f"{http_url}/mcp", validate_token_resource=False)
+        auth = AuthSettings(
+            issuer_url=http_url, resource_server_url=f"{http_url}/mcp", validate_token_resource=False
+        )
         verifier = KeyVerifier()
     server = MCPServer("docsassistant", instructions=INSTRUCTIONS, token_verifier=verifier, auth=auth)
     for tool in (search_docs, count_chunks, list_components, ask_docs):

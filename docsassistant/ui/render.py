@@ -275,7 +275,10 @@ def render_answer(record: TurnRecord) -> None:
     if record.status == "failed":
         st.error(record.answer or f"The turn failed: {record.stop_reason}", icon=":material/error:")
     elif record.status == "running":
-        st.info("This question is still being answered. Reload the page to see its answer.", icon=":material/hourglass:")
+        st.info(
+            "This question is still being answered. Reload the page to see its answer.",
+            icon=":material/hourglass:",
+        )
     else:
         st.markdown(record.answer or "_(no answer)_")
 

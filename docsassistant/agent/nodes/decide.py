@@ -45,7 +45,9 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     except MalformedReply as exc:
         accounting = {"model_calls": calls_so_far + 1, "prompt_tokens": tokens_so_far}
         if not first_round:  # mid-turn: answer from the evidence so far (see after_decide)
-            trace.append(event("error", node="decide", message=f"{exc} Answering from what was found so far."))
+            trace.append(
+                event("error", node="decide", message=f"{exc} Answering from what was found so far.")
+            )
             done = {"pending_calls": [], "trace": trace, **accounting}
             return done if _has_documents(state) else {**done, "answer": _count_answer(state)}
         trace.append(event("error", node="decide", message=f"{exc} Searching the question itself instead."))
@@ -78,7 +80,9 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         )
         return {**update, "pending_calls": pending, "steps": [message], "trace": trace}
     if first_round and reply.invalid_tool_calls:
-        trace.append(event("error", node="decide", message="Malformed tool call: searching the question itself."))
+        trace.append(
+            event("error", node="decide", message="Malformed tool call: searching the question itself.")
+        )
         return {**update, **queued_search("fallback-0", question), "trace": trace}
     if _has_documents(state):
         return {**update, "pending_calls": [], "trace": trace}  # generate from the evidence
@@ -115,7 +119,9 @@ def _pending_calls(reply: AIMessage) -> list[dict[str, Any]]:
     ]
     for i, bad in enumerate(reply.invalid_tool_calls):
         if bad.get("name"):
-            calls.append({"id": bad.get("id") or f"invalid-{i}", "name": bad["name"], "args": bad.get("args")})
+            calls.append(
+                {"id": bad.get("id") or f"invalid-{i}", "name": bad["name"], "args": bad.get("args")}
+            )
     return calls
 
 

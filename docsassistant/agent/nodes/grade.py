@@ -66,7 +66,11 @@ def document_numbers(numbers: list[int], count: int) -> list[int]:
 
 def _with_cap_flag(state: AgentState, update: dict[str, Any], ctx: AgentContext) -> dict[str, Any]:
     """Flag `budget_reached` when a per-turn cap ends the search loop after this grading."""
-    after = {**state, **update, "relevant_ids": [*state.get("relevant_ids", []), *update.get("relevant_ids", [])]}
+    after = {
+        **state,
+        **update,
+        "relevant_ids": [*state.get("relevant_ids", []), *update.get("relevant_ids", [])],
+    }
     reason = loop_cap(after, ctx.limits)
     flagged = any(e.get("kind") == "budget_reached" for e in state.get("trace", []))
     if reason and not flagged:

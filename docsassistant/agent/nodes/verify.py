@@ -31,7 +31,10 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         return {"verification": verification, "trace": [event("verification", **verification)]}
     # Sources keep the original text (for display); the verifier sees what the generator saw.
     documents = format_documents(
-        [{**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else None} for s in sources]
+        [
+            {**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else None}
+            for s in sources
+        ]
     )
     parsed, raw = invoke_structured(
         ctx.llm,
