@@ -169,7 +169,9 @@ def test_common_lexemes_only_score_chunks_found_by_rarer_ones(corpus: Path, clea
     assert len(only_common) == 3  # no rarer lexeme: every chunk with a common one is scored
 
 
-def test_common_terms_are_added_to_candidates_that_hold_them_and_only_to_those(corpus: Path, clean_db) -> None:
+def test_common_terms_are_added_to_candidates_that_hold_them_and_only_to_those(
+    corpus: Path, clean_db
+) -> None:
     """'cat' is in 3 of the 4 chunks (common at 0.3); 'nest' brings birds.md and 'walk'
     dogs.md. dogs.md also holds 'cat', whose term is added to it; birds.md does not, and
     keeps the score of its rarer terms alone."""
@@ -185,7 +187,9 @@ def test_common_terms_are_added_to_candidates_that_hold_them_and_only_to_those(c
         )
     assert sorted(paths[c] for c in pruned) == ["alpha/birds.md", "alpha/dogs.md"]
     for chunk_id, score in pruned.items():
-        assert score == pytest.approx(exact[chunk_id], rel=1e-9) == pytest.approx(reference[chunk_id], rel=1e-9)
+        assert (
+            score == pytest.approx(exact[chunk_id], rel=1e-9) == pytest.approx(reference[chunk_id], rel=1e-9)
+        )
     by_path = {paths[c]: c for c in pruned}
     assert pruned[by_path["alpha/dogs.md"]] > rare_only[by_path["alpha/dogs.md"]]
     assert pruned[by_path["alpha/birds.md"]] == pytest.approx(rare_only[by_path["alpha/birds.md"]], rel=1e-9)
