@@ -21,7 +21,7 @@ from docsassistant.fusion import DEFAULT_WEIGHTS, fuse
 from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_query, clean_text
 from docsassistant.knowledge_graph.retrieve import graph_rank
 from docsassistant.passages import widen_hits
-from docsassistant.retrievers import CANDIDATES, EF_SEARCH, LIST_NAMES, ranked_lists
+from docsassistant.retrievers import CANDIDATES, EF_SEARCH, LIST_NAMES, ranked_lists, start_embedding
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
 
@@ -142,8 +142,10 @@ def search_docs(
         vectors.append(embed_query(text))
         return vectors[-1]
 
+    names = MODE_LISTS[mode]
+    embedding = start_embedding(embed, query) if "dense" in names else None  # before the checkout
     with engine.begin() as conn:
-        lists = ranked_lists(conn, query, code_terms(query), scope, MODE_LISTS[mode], embed)
+        lists = ranked_lists(conn, query, code_terms(query), scope, names, embed, embedding=embedding)
         via: dict[int, list[str]] = {}
         if mode == "graph":
             qvec = vector_literal(vectors[-1])

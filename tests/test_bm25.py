@@ -169,6 +169,32 @@ def test_common_lexemes_only_score_chunks_found_by_rarer_ones(corpus: Path, clea
     assert len(only_common) == 3  # no rarer lexeme: every chunk with a common one is scored
 
 
+def test_common_terms_are_added_to_candidates_that_hold_them_and_only_to_those(
+    corpus: Path, clean_db
+) -> None:
+    """'cat' is in 3 of the 4 chunks (common at 0.3); 'nest' brings birds.md and 'walk'
+    dogs.md. dogs.md also holds 'cat', whose term is added to it; birds.md does not, and
+    keeps the score of its rarer terms alone."""
+    with clean_db.connect() as conn:
+        pruned = dict(bm25_ranked(conn, "nests walks cats", [], None, 50, common_share=0.3))
+        exact = dict(bm25_ranked(conn, "nests walks cats", [], None, 50, common_share=1.0))
+        reference = _reference_bm25(conn, ["nest", "walk", "cat"], None)
+        rare_only = _reference_bm25(conn, ["nest", "walk"], None)
+        paths = dict(
+            conn.execute(
+                sa.text("SELECT c.id, d.source_path FROM chunks c JOIN documents d ON d.id = c.document_id")
+            ).all()
+        )
+    assert sorted(paths[c] for c in pruned) == ["alpha/birds.md", "alpha/dogs.md"]
+    for chunk_id, score in pruned.items():
+        assert (
+            score == pytest.approx(exact[chunk_id], rel=1e-9) == pytest.approx(reference[chunk_id], rel=1e-9)
+        )
+    by_path = {paths[c]: c for c in pruned}
+    assert pruned[by_path["alpha/dogs.md"]] > rare_only[by_path["alpha/dogs.md"]]
+    assert pruned[by_path["alpha/birds.md"]] == pytest.approx(rare_only[by_path["alpha/birds.md"]], rel=1e-9)
+
+
 def test_top_n_equals_the_exact_ranking_where_pruning_applies(corpus: Path, clean_db) -> None:
     with clean_db.connect() as conn:
         exact = bm25_ranked(conn, "cats eating fish", [], None, 1, common_share=1.0)

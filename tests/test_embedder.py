@@ -20,6 +20,7 @@ from docsassistant.embeddings import (
     get_embedder,
     model_path,
     setting_for_identity,
+    vector_literal,
 )
 from docsassistant.onnx_embedder import OnnxEmbedder
 from docsassistant.store import StoreModelMismatch, check_model, stored_model
@@ -270,3 +271,15 @@ def test_document_workers_run_at_a_lower_cpu_priority(onnx_embedder) -> None:
     main = niceness()
     worker = onnx_embedder._workers.submit(niceness).result()
     assert worker == min(19, main + onnx_embedder.niceness) and onnx_embedder.niceness == 10
+
+
+def test_vector_literal_is_each_value_to_7_significant_digits() -> None:
+    """The one-format fast path gives the text the per-value format gave (the dense query's
+    parameter: a different rounding would move similarities and, at near-ties, rankings)."""
+    rng = np.random.default_rng(0)
+    vectors = list(rng.standard_normal((50, 384)).astype(np.float32))
+    vectors.append(np.asarray([1e-40, -0.0, 0.0, 1e-8, 3.4e38, -1.17549435e-38, np.nan, np.inf], np.float32))
+    for vector in vectors:
+        expected = "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+        assert vector_literal(vector) == expected == vector_literal([float(x) for x in vector])
+    assert vector_literal(np.zeros(3, np.float64)) == "[0,0,0]"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,32 @@ def test_control_characters_and_over_long_queries(corpus: Path) -> None:
     assert search_docs("cosine\x00 distance", k=1)[0]["source_path"] == "api/vectors.md"
     with pytest.raises(SearchError, match="limit is 1,000"):
         search_docs("x" * 1001)
+
+
+def test_the_query_embedding_starts_before_the_connection_is_checked_out(
+    corpus: Path, clean_db, embedder, monkeypatch
+) -> None:
+    """The embedding is a search's longest step and the dense query waits for it: it must
+    not also wait for the pool checkout (and its ping). The checkout is held until the
+    embedding has begun; started after the checkout, it would never begin in time."""
+    from sqlalchemy import event
+
+    embedding_began = threading.Event()
+    held: list[bool] = []
+    real_embed_query = embedder.embed_query
+
+    def embed_query(text: str):
+        embedding_began.set()
+        return real_embed_query(text)
+
+    def on_checkout(*_args) -> None:
+        held.append(embedding_began.wait(10))
+
+    monkeypatch.setattr(embedder, "embed_query", embed_query)
+    event.listen(clean_db.pool, "checkout", on_checkout)
+    try:
+        hits = search_docs("cosine distance operator", k=1)
+    finally:
+        event.remove(clean_db.pool, "checkout", on_checkout)
+    assert held and held[0] is True
+    assert hits[0]["source_path"] == "api/vectors.md"
