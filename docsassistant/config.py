@@ -62,6 +62,14 @@ class Settings(BaseSettings):
         le=19,
         description="CPU niceness of the ONNX document workers: queries go first; 0 disables.",
     )
+    query_threads: int = Field(
+        # 2: query embedding p50 4.27-4.39 ms vs 5.55-5.72 on one thread on a quiet machine,
+        # no slower with one or both cores busy (docs/performance.md).
+        default=2,
+        alias="DOCSASSISTANT_QUERY_THREADS",
+        ge=1,
+        description="ONNX Runtime threads embedding one query (its own session; 1: the caller's thread alone).",
+    )
     # 16, not 64: measured 9.5-15.3 % faster and 320-448 MB lower peak RSS (docs/performance.md).
     embedding_batch_size: int = Field(default=16, alias="DOCSASSISTANT_EMBEDDING_BATCH_SIZE")
     chunk_size: int = Field(default=1000, alias="DOCSASSISTANT_CHUNK_SIZE")

@@ -190,7 +190,13 @@ _load_lock = threading.Lock()
 
 @lru_cache(maxsize=4)
 def _load(
-    backend: str, model_name: str, batch_size: int, cache_dir: Path, threads: int, niceness: int
+    backend: str,
+    model_name: str,
+    batch_size: int,
+    cache_dir: Path,
+    threads: int,
+    niceness: int,
+    query_threads: int,
 ) -> Embedder:
     if backend == "torch":
         return TorchEmbedder(model_name, batch_size)
@@ -198,7 +204,14 @@ def _load(
     from docsassistant.onnx_export import RECIPES
 
     return OnnxEmbedder(
-        model_name, Path(model_path(model_name)), cache_dir, batch_size, threads, niceness, RECIPES[backend]
+        model_name,
+        Path(model_path(model_name)),
+        cache_dir,
+        batch_size,
+        threads,
+        niceness,
+        RECIPES[backend],
+        query_threads=query_threads,
     )
 
 
@@ -213,6 +226,7 @@ def get_embedder(settings: Settings | None = None) -> Embedder:
             settings.model_cache_dir,
             settings.embedding_threads,
             settings.embedding_niceness,
+            settings.query_threads,
         )
 
 

@@ -2,8 +2,10 @@
 without torch.
 
 Queries never wait for documents: a query runs on its caller's thread at normal priority,
-while document slices run on background worker threads with a lower CPU priority. One
-session serves both (ONNX Runtime's `run` is thread-safe), each run on one thread.
+while document slices run on background worker threads with a lower CPU priority. Documents
+share one session (ONNX Runtime's `run` is thread-safe), each run on one thread; queries
+have their own session, whose runs use `query_threads` threads, so no query waits for a
+thread pool that documents use.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import contextlib
 import json
 import os
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -49,8 +53,8 @@ class OnnxEmbedder:
         threads: int,
         niceness: int = 10,
         recipe: str = "fp32-v1",
+        query_threads: int = 1,
     ) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.name = name
@@ -64,14 +68,12 @@ class OnnxEmbedder:
         # model's limit instead, and pad each slice only to its longest text.
         self._tokenizer.enable_truncation(max_length=self.max_tokens)
         self._tokenizer.no_padding()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # each run on its caller's thread, so priorities apply
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        self._session = ort.InferenceSession(
-            str(self.model_file), options, providers=["CPUExecutionProvider"]
-        )
+        self._session = self._new_session(1)  # each run on its caller's thread, so priorities apply
         self._inputs = {i.name for i in self._session.get_inputs()}
+        self.query_threads = query_threads
+        self._query_session = self._session if query_threads == 1 else None  # built at first query
+        self._query_session_lock = threading.Lock()
+        self._document_runs = 0  # document slices running now (in this process)
         self._workers = ThreadPoolExecutor(
             max_workers=max(1, threads),
             thread_name_prefix="embed-documents",
@@ -123,11 +125,43 @@ class OnnxEmbedder:
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One text, run right here: never queued behind document slices."""
-        return self._run(self._tokenizer.encode(text))
+        """One text, run right here on the query session: never queued behind document
+        slices. Its vector is the one `embed_documents` gives the same text (the thread count
+        changes no result here: 560 texts bitwise equal, and tested)."""
+        return self._run(self._tokenizer.encode(text), self._query_runner())
+
+    def _query_runner(self):
+        """The query session, built at the first query: a process that only indexes never
+        pays its memory (~100 MB). Its worker threads take the CPU priority of the thread
+        that builds it, which is a query's, never a (niced) document worker's.
+        While this process embeds documents, a query runs on one thread (the document
+        session, thread-safe): its second thread then competes with the document workers
+        for a core, and searches during an ingest measured p95 30-33 ms with two threads
+        against 24 ms with one (docs/performance.md)."""
+        if self._document_runs:
+            return self._session
+        if self._query_session is None:
+            with self._query_session_lock:
+                if self._query_session is None:
+                    self._query_session = self._new_session(self.query_threads)
+        return self._query_session
+
+    def _new_session(self, threads: int):
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        # No spinning: ONNX Runtime's workers otherwise busy-wait between operators, taking
+        # a core from PostgreSQL (which ranks the lexical lists meanwhile) and from other
+        # work; spinning workers were why two threads measured slower on a busy machine.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        return ort.InferenceSession(str(self.model_file), options, providers=["CPUExecutionProvider"])
 
     def _run_each(self, encodings: list) -> np.ndarray:
-        return np.stack([self._run(encoding) for encoding in encodings])
+        with self._documents_running():
+            return np.stack([self._run(encoding, self._session) for encoding in encodings])
 
     def _run_batch(self, encodings: list) -> np.ndarray:
         """Texts of one token count, so no padding."""
@@ -136,15 +170,27 @@ class OnnxEmbedder:
             "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
             "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
         }
-        hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+        with self._documents_running():
+            hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
         return mean_pool_normalise(hidden, feeds["attention_mask"])
 
-    def _run(self, encoding) -> np.ndarray:  # a tokenizers.Encoding
+    @contextmanager
+    def _documents_running(self) -> Iterator[None]:
+        """Counts document runs in progress, so a query meanwhile takes one thread."""
+        with self._query_session_lock:
+            self._document_runs += 1
+        try:
+            yield
+        finally:
+            with self._query_session_lock:
+                self._document_runs -= 1
+
+    def _run(self, encoding, session) -> np.ndarray:  # a tokenizers.Encoding
         ids = np.asarray([encoding.ids], dtype=np.int64)
         mask = np.asarray([encoding.attention_mask], dtype=np.int64)
         types = np.asarray([encoding.type_ids], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+        hidden = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
         return mean_pool_normalise(hidden, mask)[0]
 
 

@@ -117,7 +117,16 @@ def test_a_text_gets_the_same_vector_alone_or_in_a_batch(onnx_embedder) -> None:
         np.testing.assert_array_equal(onnx_embedder.embed_query(text), batch[i])
 
 
-PHRASES = ["HNSW index", "vector store", "pgvector", "ef_search", "Spring AI", "ChatClient", "IVFFlat lists", "cosine distance"]
+PHRASES = [
+    "HNSW index",
+    "vector store",
+    "pgvector",
+    "ef_search",
+    "Spring AI",
+    "ChatClient",
+    "IVFFlat lists",
+    "cosine distance",
+]
 
 
 def test_phrases_batched_by_token_count_get_their_lone_vectors(onnx_embedder, monkeypatch) -> None:
@@ -193,7 +202,9 @@ def test_switching_the_embedder_asks_for_reindex(clean_db, settings) -> None:
 def _record_identity(engine: sa.Engine, identity: str) -> None:
     with engine.begin() as conn:
         conn.execute(
-            sa.text("INSERT INTO store_meta VALUES ('embedder', :v) ON CONFLICT (key) DO UPDATE SET value = :v"),
+            sa.text(
+                "INSERT INTO store_meta VALUES ('embedder', :v) ON CONFLICT (key) DO UPDATE SET value = :v"
+            ),
             {"v": identity},
         )
 
@@ -211,11 +222,11 @@ def test_a_query_is_served_while_a_document_slice_runs(onnx_embedder, monkeypatc
     slice_started, release_slice = threading.Event(), threading.Event()
     real_run = onnx_embedder._run
 
-    def held_run(encoding):
+    def held_run(encoding, session):
         if threading.current_thread().name.startswith("embed-documents"):
             slice_started.set()
             release_slice.wait(60)
-        return real_run(encoding)
+        return real_run(encoding, session)
 
     monkeypatch.setattr(onnx_embedder, "_run", held_run)
     documents = threading.Thread(target=onnx_embedder.embed_documents, args=(SENTENCES,))
@@ -283,3 +294,50 @@ def test_vector_literal_is_each_value_to_7_significant_digits() -> None:
         expected = "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
         assert vector_literal(vector) == expected == vector_literal([float(x) for x in vector])
     assert vector_literal(np.zeros(3, np.float64)) == "[0,0,0]"
+
+
+def test_queries_run_on_their_own_session_with_query_threads(onnx_embedder, settings) -> None:
+    """Documents share the one-thread session (each run on its niced worker); a query runs
+    on a session of its own (DOCSASSISTANT_QUERY_THREADS, default 2), built at the first
+    query, so it never waits for a thread pool that document runs occupy."""
+    assert settings.query_threads == 2 and onnx_embedder.query_threads == 2
+    onnx_embedder.embed_query("warm up")
+    query_session = onnx_embedder._query_runner()
+    assert query_session is not onnx_embedder._session
+    assert query_session.get_session_options().intra_op_num_threads == 2
+    assert onnx_embedder._session.get_session_options().intra_op_num_threads == 1
+    one_thread = OnnxEmbedder("all-MiniLM-L6-v2", MODEL_DIR, settings.model_cache_dir, 16, 1, query_threads=1)
+    assert one_thread._query_runner() is one_thread._session
+    for text in SENTENCES:  # the thread count changes no vector
+        np.testing.assert_array_equal(one_thread.embed_query(text), onnx_embedder.embed_query(text))
+
+
+def test_while_documents_are_embedded_a_query_runs_on_one_thread(onnx_embedder, monkeypatch) -> None:
+    """A second query thread would compete with the document workers for a core (searches
+    during an ingest measured slower at p95): while a slice runs, the query takes the
+    one-thread session, and the two-thread one again once documents are done."""
+    slice_started, release_slice = threading.Event(), threading.Event()
+    used: list[object] = []
+    real_run = onnx_embedder._run
+
+    def recording_run(encoding, session):
+        if threading.current_thread().name.startswith("embed-documents"):
+            slice_started.set()
+            release_slice.wait(60)
+        else:
+            used.append(session)
+        return real_run(encoding, session)
+
+    monkeypatch.setattr(onnx_embedder, "_run", recording_run)
+    documents = threading.Thread(target=onnx_embedder.embed_documents, args=(SENTENCES[:2],))
+    documents.start()
+    try:
+        assert slice_started.wait(30)
+        during = onnx_embedder.embed_query("hnsw")
+    finally:
+        release_slice.set()
+        documents.join(60)
+    after = onnx_embedder.embed_query("hnsw")
+    assert used == [onnx_embedder._session, onnx_embedder._query_runner()]
+    assert used[0] is not used[1]
+    np.testing.assert_array_equal(during, after)
