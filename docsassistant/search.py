@@ -47,6 +47,11 @@ MODE_LISTS: dict[str, tuple[str, ...]] = {
 # HotpotQA, and did not lose nDCG@10 or recall@5 on their test halves, nor on the docs QA
 # set (docs/graph-retrieval.md).
 GRAPH_WEIGHTS = {"dense": 1.0, "bm25": 1.0, "ident": 1.0, "graph": 1.0}
+# How graph mode fuses: "rrf" (GRAPH_WEIGHTS), or hybrid's min-max fusion (DEFAULT_WEIGHTS)
+# plus the graph list at GRAPH_WEIGHTS["graph"], its share taken from PageRank scores
+# ("minmax") or from ranks ("minmax-rank": linear from 1 at the first to 0 past the last).
+GraphFusion = Literal["rrf", "minmax", "minmax-rank"]
+GRAPH_FUSION: GraphFusion = "rrf"
 
 
 class SearchError(ValueError):
@@ -150,7 +155,7 @@ def search_docs(
         if mode == "graph":
             qvec = vector_literal(vectors[-1])
             lists["graph"], via = _graph_list(conn, query, qvec, lists.get("dense", []), scope, entities)
-            fused = fuse(lists, GRAPH_WEIGHTS, method="rrf")
+            fused = fuse_graph(lists)
         else:
             fused = fuse(lists, DEFAULT_WEIGHTS)
         take = 3 * k if mode == "graph" else k  # graph hits outside the scope are dropped below
@@ -167,6 +172,17 @@ def search_docs(
         # unknown component is the usual reason for an empty filtered search.
         check_known_component(component, allowed_components, settings)
     return hits
+
+
+def fuse_graph(lists: dict[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:
+    """Graph mode's fusion (GRAPH_FUSION)."""
+    if GRAPH_FUSION == "rrf":
+        return fuse(lists, GRAPH_WEIGHTS, method="rrf")
+    weights = {**DEFAULT_WEIGHTS, "graph": GRAPH_WEIGHTS["graph"]}
+    if GRAPH_FUSION == "minmax-rank":
+        graph = lists.get("graph", [])
+        lists = {**lists, "graph": [(cid, float(len(graph) - i)) for i, (cid, _) in enumerate(graph)]}
+    return fuse(lists, weights)
 
 
 def check_known_component(component: str, allowed: Sequence[str] | None, settings: Settings) -> None:

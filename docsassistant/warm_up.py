@@ -1,6 +1,7 @@
 """Load what a process's first request would otherwise wait for, in a background thread:
 the embedding model (the ONNX session, or torch with DOCSASSISTANT_EMBEDDER=torch: seconds)
-and igraph (1.7-2.4 s on this machine). The app and the MCP server both start it."""
+then igraph (1.7-2.4 s on this machine) and spaCy (0.7 s without torch), which graph
+searches need. The app and the MCP server both start it."""
 
 from __future__ import annotations
 
@@ -15,13 +16,20 @@ def start_warm_up() -> threading.Thread:
         from docsassistant.config import get_settings
         from docsassistant.embeddings import get_embedder
 
+        loaded = False
         with contextlib.suppress(Exception):  # the request that needs the model reports errors
             get_embedder(get_settings()).embed_query("warm up")
+            loaded = True
         # After the model: a question asked meanwhile needs the model first. A graph search
-        # that starts during this import waits on Python's import lock, no longer than the
+        # that starts during these imports waits on Python's import lock, no longer than the
         # import it would have done itself.
         with contextlib.suppress(Exception):
             import igraph  # noqa: F401
+        if loaded:  # spaCy hides torch while it imports: never while a model load may import it
+            from docsassistant.knowledge_graph.extract import import_spacy
+
+            with contextlib.suppress(Exception):
+                import_spacy()
 
     thread = threading.Thread(target=load, name="docsassistant-warm-up", daemon=True)
     thread.start()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, get_args
 
 import typer
 from rich.console import Console
@@ -92,12 +92,17 @@ def stats(component: Annotated[str | None, typer.Option("--component", "-c")] = 
         _print_size(graph_size(open_store(get_settings()), component))
 
 
-def _tune(graph_weight: float | None, floor: float | None) -> None:
-    """Override the graph list's fusion weight (`search.GRAPH_WEIGHTS["graph"]`) and the
-    entity similarity floor for this run (tuning)."""
+def _tune(graph_weight: float | None, floor: float | None, fusion: str | None = None) -> None:
+    """Override the graph list's fusion weight (`search.GRAPH_WEIGHTS["graph"]`), graph
+    mode's fusion (`search.GRAPH_FUSION`) and the entity similarity floor for this run (tuning)."""
     from docsassistant import search
     from docsassistant.knowledge_graph import retrieve
 
+    if fusion is not None:
+        if fusion not in get_args(search.GraphFusion):
+            console.print(f"--graph-fusion must be one of {', '.join(get_args(search.GraphFusion))}.")
+            raise typer.Exit(2)
+        search.GRAPH_FUSION = fusion  # type: ignore[assignment]
     if graph_weight is not None:
         search.GRAPH_WEIGHTS["graph"] = graph_weight
     if floor is not None:
@@ -131,6 +136,9 @@ def evaluate(
         float | None, typer.Option(help="Override the graph list's fusion weight.")
     ] = None,
     floor: Annotated[float | None, typer.Option(help="Override the entity similarity floor.")] = None,
+    graph_fusion: Annotated[
+        str | None, typer.Option(help="Override graph mode's fusion: rrf, minmax or minmax-rank.")
+    ] = None,
 ) -> None:
     """Graph vs no-graph side by side, on the dev and test halves of the questions."""
     from docsassistant import evaluation
@@ -140,7 +148,7 @@ def evaluate(
         console.print("Pass exactly one of --qa FILE or --beir DIR.")
         raise typer.Exit(2)
     wanted = [m.strip() for m in modes.split(",") if m.strip()]
-    _tune(graph_weight, floor)
+    _tune(graph_weight, floor, graph_fusion)
     settings = get_settings()
     k = k or 10
     with friendly_errors():

@@ -13,8 +13,11 @@ sub-heading.
 
 from __future__ import annotations
 
+import sys
+import threading
 from functools import lru_cache
 from itertools import pairwise
+from types import ModuleType
 
 from docsassistant.chunking import SECTION_SEPARATOR
 from docsassistant.knowledge_graph.records import ChunkGraph, EntityMention, Relation, normalise_phrase
@@ -28,11 +31,33 @@ MAX_ENTITIES = 40  # per chunk: bounds the graph's fan-out from one passage
 _NAME_JOINERS = frozenset({"of", "the", "de", "von", "van", "and", "for", "la", "du", "del"})
 
 
+_import_lock = threading.Lock()
+
+
+def import_spacy() -> ModuleType:
+    """spaCy, imported without torch. spaCy imports thinc, which imports torch when it can
+    (1.2-1.3 s of spaCy's 1.9-2.0 s import here) for models we never load: `spacy.blank`
+    and the stop words need none of it. So when torch is not imported yet, it is hidden
+    for the duration of this import only (thinc then records "no torch"), and importable
+    again right after. Every caller that could import torch in this process (the embedder,
+    the ONNX export) has already run before ingestion or retrieval reach spaCy."""
+    with _import_lock:
+        if "spacy" in sys.modules or "torch" in sys.modules:
+            import spacy
+
+            return spacy
+        sys.modules["torch"] = None  # type: ignore[assignment]  # makes `import torch` fail
+        try:
+            import spacy
+        finally:
+            if sys.modules.get("torch", 0) is None:
+                del sys.modules["torch"]
+        return spacy
+
+
 @lru_cache(maxsize=1)
 def _nlp():
-    import spacy
-
-    return spacy.blank("en")
+    return import_spacy().blank("en")
 
 
 def _is_name_word(token) -> bool:

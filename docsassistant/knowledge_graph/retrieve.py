@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import sqlalchemy as sa
 
+from docsassistant.knowledge_graph.extract import import_spacy
 from docsassistant.knowledge_graph.records import normalise_phrase
 from docsassistant.terms import code_terms
 
@@ -62,7 +63,8 @@ def question_phrases(query: str) -> list[str]:
 
 @lru_cache(maxsize=1)
 def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS  # imported late: spaCy takes seconds to import
+    import_spacy()  # imported late, and without torch: spaCy takes seconds to import
+    from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)
 
