@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder
 from docsassistant.evaluation import BeirData, QAQuestion, evidence_found, ranx_metrics
-from docsassistant.fusion import DEFAULT_METHOD, DEFAULT_WEIGHTS, Method, fuse
+from docsassistant.fusion import DEFAULT_METHOD, DEFAULT_WEIGHTS, DOCUMENT_DECAY, Method, diversify, fuse
 from docsassistant.passages import widen_hits
 from docsassistant.retrievers import LIST_NAMES, ranked_lists
 from docsassistant.search import fetch_hits
@@ -27,16 +27,18 @@ from docsassistant.terms import code_terms
 
 @dataclass(frozen=True)
 class Config:
-    """One way to rank: a fusion of some lists with weights (one list alone = weight 1)."""
+    """One way to rank: a fusion of some lists with weights (one list alone = weight 1),
+    then a document's later chunks decayed by `decay` (1: not diversified)."""
 
     name: str
     weights: Mapping[str, float]
     method: Method = "rrf"
     k: int = 60
+    decay: float = 1.0
 
 
 SINGLE_LISTS = tuple(Config(name, {name: 1.0}) for name in LIST_NAMES)
-SHIPPED = Config("hybrid", DEFAULT_WEIGHTS, DEFAULT_METHOD)
+SHIPPED = Config("hybrid", DEFAULT_WEIGHTS, DEFAULT_METHOD, decay=DOCUMENT_DECAY)
 LEXICAL = Config("text (bm25+ident)", {"bm25": 1.0, "ident": 1.0}, DEFAULT_METHOD)
 EQUAL_RRF = Config("equal RRF (k=60)", {"dense": 1.0, "bm25": 1.0, "ident": 1.0}, "rrf")
 SIDE_BY_SIDE = (*SINGLE_LISTS, LEXICAL, EQUAL_RRF, SHIPPED)
@@ -50,9 +52,11 @@ class QueryLists:
     chunks: dict[int, dict] = field(default_factory=dict)
 
     def ranking(self, config: Config) -> list[int]:
-        return [
-            chunk_id for chunk_id, _ in fuse(self.lists, config.weights, method=config.method, k=config.k)
-        ]
+        fused = fuse(self.lists, config.weights, method=config.method, k=config.k)
+        if config.decay < 1:
+            documents = {c: (row["component"], row["source_path"]) for c, row in self.chunks.items()}
+            fused = diversify(fused, documents, config.decay)
+        return [chunk_id for chunk_id, _ in fused]
 
     def sources(self, config: Config, k: int) -> list[str]:
         return [self.chunks[c]["source_path"] for c in self.ranking(config)[:k]]

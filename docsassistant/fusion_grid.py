@@ -10,17 +10,21 @@ from docsassistant.compare_retrievers import Config
 BM25_WEIGHTS = (0.0, 0.2, 0.35, 0.5, 0.75, 1.0, 1.5)
 IDENT_WEIGHTS = (0.0, 0.5, 1.0)
 RRF_KS = (5, 20, 60)
+DECAYS = (1.0, 0.95, 0.85, 0.7, 0.5, 0.3)  # diversify: 1 leaves the fused order as it is
 
 
 def grid() -> Iterator[Config]:
-    """Dense at weight 1 against BM25 and identifier weights, by weighted RRF and min-max."""
-    for bm25 in BM25_WEIGHTS:
-        for ident in IDENT_WEIGHTS:
-            weights = {"dense": 1.0, "bm25": bm25, "ident": ident}
-            for k in RRF_KS:
-                yield Config(f"rrf k={k} bm25={bm25} ident={ident}", weights, "rrf", k)
-            yield Config(f"minmax bm25={bm25} ident={ident}", weights, "minmax")
-    yield Config("dense only", {"dense": 1.0})
+    """Dense at weight 1 against BM25 and identifier weights, by weighted RRF and min-max,
+    each with every per-document decay."""
+    for decay in DECAYS:
+        tail = f" decay={decay}" if decay < 1 else ""
+        for bm25 in BM25_WEIGHTS:
+            for ident in IDENT_WEIGHTS:
+                weights = {"dense": 1.0, "bm25": bm25, "ident": ident}
+                for k in RRF_KS:
+                    yield Config(f"rrf k={k} bm25={bm25} ident={ident}{tail}", weights, "rrf", k, decay)
+                yield Config(f"minmax bm25={bm25} ident={ident}{tail}", weights, "minmax", decay=decay)
+        yield Config(f"dense only{tail}", {"dense": 1.0}, decay=decay)
 
 
 def objective(figures: dict[str, dict[str, float | None]], split: str) -> float:

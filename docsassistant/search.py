@@ -3,9 +3,10 @@
 Three ranked lists (retrievers.py): dense search (pgvector HNSW, cosine), BM25 over
 the chunks' full text (bm25.py), and, when the query contains code identifiers
 (`hnsw.ef_search`, `<=>`, `PgVectorStore`), the chunks that contain them verbatim.
-Weighted reciprocal rank fusion (fusion.py) merges them, with weights chosen on the dev
-split of the docs QA set. A hit can then be widened to its section's neighbouring
-chunks (passages.py, `DOCSASSISTANT_SMALL_TO_BIG_CHARS`).
+Min-max score fusion (fusion.py) merges them, with weights chosen on the dev splits,
+then a document's second, third … chunks are decayed (`fusion.diversify`) so that one
+long page does not fill every hit. A hit can then be widened to its section's
+neighbouring chunks (passages.py, `DOCSASSISTANT_SMALL_TO_BIG_CHARS`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sqlalchemy as sa
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
-from docsassistant.fusion import DEFAULT_WEIGHTS, fuse
+from docsassistant.fusion import DEFAULT_WEIGHTS, diversify, fuse
 from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_query, clean_text
 from docsassistant.knowledge_graph.retrieve import graph_rank
 from docsassistant.passages import widen_hits
@@ -40,6 +41,9 @@ MODE_LISTS: dict[str, tuple[str, ...]] = {
     "ident": ("ident",),
     "graph": LIST_NAMES,
 }
+# The modes the agent searches with; the single-list modes stay raw, as baselines and for
+# the search inspector.
+DIVERSIFIED_MODES = frozenset({"hybrid", "graph"})
 # Graph mode fuses by weighted RRF, not the min-max default: PageRank mass falls off steeply
 # (the second hop's passage scored 7 % of the first in the two-hop test), so a score-based
 # share leaves the second hop, the passage the graph exists to find, with almost nothing.
@@ -85,6 +89,14 @@ _HITS = sa.text(
     FROM chunks c JOIN documents d ON d.id = c.document_id
     WHERE c.id = ANY(CAST(:ids AS bigint[]))"""
 )
+
+
+_DOCUMENT_OF = sa.text("SELECT id, document_id FROM chunks WHERE id = ANY(CAST(:ids AS bigint[]))")
+
+
+def document_of(conn: sa.Connection, ids: Sequence[int]) -> dict[int, int]:
+    """chunk id → its document's id."""
+    return {int(r.id): int(r.document_id) for r in conn.execute(_DOCUMENT_OF, {"ids": list(ids)})}
 
 
 def fetch_hits(conn: sa.Connection, ids: Sequence[int]) -> dict[int, dict]:
@@ -158,6 +170,8 @@ def search_docs(
             fused = fuse_graph(lists)
         else:
             fused = fuse(lists, DEFAULT_WEIGHTS)
+        if mode in DIVERSIFIED_MODES:
+            fused = diversify(fused, document_of(conn, [chunk_id for chunk_id, _ in fused]))
         take = 3 * k if mode == "graph" else k  # graph hits outside the scope are dropped below
         rows = fetch_hits(conn, [chunk_id for chunk_id, _ in fused[:take]])
         if scope is not None:  # the graph walk may reach outside the scope: never return it

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docsassistant.fusion import fuse, ranks
+from docsassistant.fusion import diversify, fuse, ranks
 from docsassistant.passages import join_overlapping, widen
 
 
@@ -40,6 +40,18 @@ def test_minmax_combination_normalises_each_list() -> None:
 def test_unknown_method_is_refused() -> None:
     with pytest.raises(ValueError, match="rrf"):
         fuse({}, {}, method="borda")  # type: ignore[arg-type]
+
+
+def test_diversify_decays_a_documents_later_chunks() -> None:
+    fused = [(1, 1.0), (2, 0.9), (3, 0.8), (4, 0.7)]
+    documents = {1: "a", 2: "a", 3: "a", 4: "b"}
+    out = diversify(fused, documents, decay=0.7)
+    # a's second chunk keeps 0.9 * 0.7 = 0.63, its third 0.8 * 0.49 = 0.392: b's only chunk passes both
+    assert [c for c, _ in out] == [1, 4, 2, 3]
+    assert dict(out) == {1: pytest.approx(1.0), 4: pytest.approx(0.7), 2: pytest.approx(0.63), 3: pytest.approx(0.392)}
+    assert diversify(fused, documents, decay=1.0) == fused
+    # a chunk with no known document stands alone, so it is never decayed
+    assert [c for c, _ in diversify([(1, 1.0), (9, 0.95)], {1: "a"}, decay=0.1)] == [1, 9]
 
 
 def test_ranks_are_one_based() -> None:

@@ -68,6 +68,31 @@ def test_component_filter(corpus: Path) -> None:
     assert {h["component"] for h in only_guides} == {"guides"}
 
 
+def test_one_long_page_does_not_fill_every_hit(clean_db, tmp_path: Path, monkeypatch) -> None:
+    """Hybrid search decays a document's later chunks (fusion.diversify): the second
+    document a two-part question needs is not pushed out by the first one's sections."""
+    from docsassistant import search
+
+    sections = "".join(
+        f"## Replication part {i}\n\nReplication copies each shard to {i + 2} replica nodes; "
+        f"replication lag part {i} is reported per replica node.\n\n"
+        for i in range(6)
+    )
+    write(tmp_path / "docs" / "replication.md", f"# Replication\n\n{sections}")
+    write(
+        tmp_path / "docs" / "backups.md",
+        "# Backups\n\n## Snapshots\n\nA snapshot of the data directory is written every night.",
+    )
+    index_paths([tmp_path / "docs"], "docs", base=tmp_path)
+    query = "To how many replica nodes does replication copy each shard, and is there a nightly snapshot?"
+    with monkeypatch.context() as patch:
+        patch.setattr(search, "DIVERSIFIED_MODES", frozenset())
+        raw = [h["source_path"] for h in search_docs(query, k=4)]
+    assert raw == ["docs/replication.md"] * 4, raw  # the premise: undecayed, one page fills the hits
+    hybrid = [h["source_path"] for h in search_docs(query, k=4)]
+    assert hybrid[0] == "docs/replication.md" and "docs/backups.md" in hybrid
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

@@ -131,7 +131,7 @@ def tune_fusion(
         figures = {name: _set_figures(s, config) for name, s in sets.items()}
         scored.append((objective(figures, "dev"), config, figures))
     scored.sort(key=lambda item: -item[0])
-    dense = next(s for s in scored if dict(s[1].weights) == {"dense": 1.0})
+    dense = next(s for s in scored if dict(s[1].weights) == {"dense": 1.0} and s[1].decay == 1)
     table = Table(title="Fusion grid, ranked by the dev objective (mean of the dev figures)")
     for col in ("config", "dev objective", "test objective", *sets):
         table.add_column(col)
