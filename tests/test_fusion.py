@@ -48,7 +48,12 @@ def test_diversify_decays_a_documents_later_chunks() -> None:
     out = diversify(fused, documents, decay=0.7)
     # a's second chunk keeps 0.9 * 0.7 = 0.63, its third 0.8 * 0.49 = 0.392: b's only chunk passes both
     assert [c for c, _ in out] == [1, 4, 2, 3]
-    assert dict(out) == {1: pytest.approx(1.0), 4: pytest.approx(0.7), 2: pytest.approx(0.63), 3: pytest.approx(0.392)}
+    assert dict(out) == {
+        1: pytest.approx(1.0),
+        4: pytest.approx(0.7),
+        2: pytest.approx(0.63),
+        3: pytest.approx(0.392),
+    }
     assert diversify(fused, documents, decay=1.0) == fused
     # a chunk with no known document stands alone, so it is never decayed
     assert [c for c, _ in diversify([(1, 1.0), (9, 0.95)], {1: "a"}, decay=0.1)] == [1, 9]

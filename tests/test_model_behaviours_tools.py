@@ -179,6 +179,39 @@ def test_answer_from_memory_with_nothing_found_is_flagged(corpus: Path, model: S
     assert record["citations"] == [] and record["model_calls"] == 2
 
 
+@pytest.mark.parametrize(
+    "failed_call",
+    [
+        {"name": "web_search", "arguments": {"query": "request timeout"}},
+        {"name": "search_docs", "arguments": {}},
+    ],
+)
+def test_answer_from_memory_after_a_failed_tool_call_is_searched_first(
+    corpus: Path, model: ShapeFake, failed_call: dict[str, Any]
+) -> None:
+    """A call that cannot run (a tool we do not offer, a search without a query) comes back
+    as an error; models then often answer from memory and cite a `[1]` that exists nowhere
+    (Open WebUI #10979). No search has run, so the question is searched first, as for a
+    memory answer in the first round."""
+    model.script("decide", tool_calls=[failed_call])
+    model.script("decide", "Based on the search results, the timeout is 60 seconds [1].")
+    record = run_turn("What is the default request timeout?")
+    assert record["queries"] == ["What is the default request timeout?"]
+    assert "thirty seconds" in record["answer"] and "60 seconds" not in record["answer"]
+    assert record["citations"] and "not_from_documentation" not in flags(record)
+
+
+def test_memory_answer_with_nothing_found_loses_its_citation_markers(corpus: Path, model: ShapeFake) -> None:
+    """Shown flagged `not_from_documentation`, the reply has no sources: a `[1]` in it would
+    point at nothing, so it is removed and flagged `bogus_citation`."""
+    model.script("decide", "Pods restart with exponential back-off up to five minutes [1].")
+    model.script("grade", json.dumps({"relevant": [], "sufficient": False}))
+    record = run_turn("How long is the pod restart back-off in Kubernetes?")
+    assert record["answer"] == "Pods restart with exponential back-off up to five minutes."
+    assert {"not_from_documentation", "bogus_citation"} <= set(flags(record))
+    assert "grounded" not in flags(record)
+
+
 @pytest.mark.parametrize("question", ["thanks!", "hello"])
 def test_small_talk_needs_no_search(corpus: Path, model: ShapeFake, question: str) -> None:
     """Small talk is the one reply (besides a decline) that may skip retrieval."""

@@ -118,8 +118,13 @@ def test_ollama_http_error_ends_the_turn_recorded(corpus: Path, hooked: HookedFa
     hooked.replies[1] = ("error", (502, "bad gateway"))
     record = run_turn(question)
     assert record.stop_reason and record.answer.startswith("I had to stop before answering")
-    assert load_turns(record.thread_id)[0].question == question
-    assert phrase in run_turn(question, record.thread_id).answer
+    # Recorded as failed, like a dropped connection, and the reason says what to do.
+    assert record.status == "failed" and record.error == record.stop_reason
+    assert "`ollama serve`" in record.stop_reason and "ask again: your question is kept" in record.stop_reason
+    (kept,) = load_turns(record.thread_id)
+    assert kept.question == question and kept.status == "failed"
+    follow_up = run_turn(question, record.thread_id)
+    assert follow_up.status == "completed" and phrase in follow_up.answer
 
 
 def test_an_exception_in_a_node_ends_the_turn_recorded(

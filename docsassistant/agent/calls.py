@@ -113,7 +113,8 @@ def _model_errors() -> Iterator[None]:
         yield
     except (httpx.ConnectError, ConnectionError) as exc:
         raise ModelUnavailable(
-            "Lost the connection to Ollama during the turn. Check that `ollama serve` is running."
+            "Lost the connection to Ollama during the turn. Check that `ollama serve` is running, "
+            "then ask again: your question is kept"
         ) from exc
     except httpx.TimeoutException as exc:
         raise TurnTimeUp("The model did not answer within the turn's time budget.") from exc
@@ -122,7 +123,10 @@ def _model_errors() -> Iterator[None]:
         raise MalformedReply(f"The model's reply was malformed: {str(exc).splitlines()[0]}") from exc
     except Exception as exc:
         if type(exc).__name__ == "ResponseError":  # the ollama client's HTTP error
-            raise ModelCallFailed(f"Ollama returned an error: {exc}") from exc
+            raise ModelCallFailed(
+                f"Ollama returned an error ({exc}). Check that `ollama serve` is running and what its "
+                "log says (a crashed model runner, not enough memory), then ask again: your question is kept"
+            ) from exc
         raise
 
 

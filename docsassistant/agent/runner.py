@@ -64,6 +64,8 @@ def turn_input(question: str, component: str | None) -> dict[str, Any]:
         "regenerated": False,
         "verification": {},
         "stop_reason": None,
+        "stop_error": False,
+        "failed": False,
         "started_at": time.time(),
     }
 
@@ -152,6 +154,9 @@ def _run_graph(
                 trace.append(evt)
             yield evt
         state = graph.get_state(config).values
+        if state.get("failed"):  # a model call failed before there was an answer
+            known = {"status": "failed", "error": state.get("stop_reason")}
+            return turn_record(state, thread_id=running.thread_id, index=running.index, **known)
         return turn_record(state, thread_id=running.thread_id, index=running.index, status="completed")
     except Exception as exc:
         reason = fault_reason(exc)

@@ -32,9 +32,9 @@ class TextToolCalls(BaseModel):
         return bool(self.calls or self.unknown_names)
 
 
-def _json_values(text: str) -> list[Any]:
-    """Every JSON object or array that starts somewhere in `text` (prose around is skipped)."""
-    values: list[Any] = []
+def _json_spans(text: str) -> list[tuple[Any, int, int]]:
+    """Every JSON object or array that starts somewhere in `text`, with its (start, end)."""
+    spans: list[tuple[Any, int, int]] = []
     i = 0
     while (start := _next_bracket(text, i)) != -1:
         try:
@@ -42,9 +42,14 @@ def _json_values(text: str) -> list[Any]:
         except json.JSONDecodeError:
             i = start + 1
             continue
-        values.append(value)
+        spans.append((value, start, end))
         i = end
-    return values
+    return spans
+
+
+def _json_values(text: str) -> list[Any]:
+    """Every JSON object or array that starts somewhere in `text` (prose around is skipped)."""
+    return [value for value, _, _ in _json_spans(text)]
 
 
 def _next_bracket(text: str, start: int) -> int:
@@ -91,3 +96,22 @@ def parse_text_tool_calls(content: str, tool_names: set[str]) -> TextToolCalls:
                 else:
                     found.unknown_names.append(name)
     return found
+
+
+def is_bare_tool_call(content: str, tool_names: set[str]) -> bool:
+    """The reply is nothing but a call of one of `tool_names` written as text (JSON, tags,
+    fences and markers, with at most two words around them). Generation offers no tools, yet
+    a model may still answer with a search it wants: that is not an answer to show. An answer
+    that quotes a tool call inside its prose is not bare."""
+    if not parse_text_tool_calls(content, tool_names).calls:
+        return False
+    text = content
+    for marker in _MARKERS:
+        text = text.replace(marker, " ")
+    text = re.sub(r"</?tool_call>|```\w*", " ", text)
+    kept, last = [], 0
+    for _, start, end in _json_spans(text):
+        kept.append(text[last:start])
+        last = end
+    kept.append(text[last:])
+    return len(re.findall(r"[^\W\d_]{2,}", " ".join(kept))) <= 2

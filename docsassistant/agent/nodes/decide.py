@@ -14,6 +14,7 @@ from docsassistant.agent.context import AgentContext
 from docsassistant.agent.direct_replies import is_decline, is_small_talk
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.nodes.common import queued_search, traced
+from docsassistant.agent.nodes.unchecked import unsourced
 from docsassistant.agent.prompts import AGENT_SYSTEM
 from docsassistant.agent.standalone import standalone_question
 from docsassistant.agent.state import AgentState
@@ -90,11 +91,13 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         return {**update, "pending_calls": [], "answer": content or _count_answer(state), "trace": trace}
     if not content or is_small_talk(state["question"]) or is_decline(content):
         return {**update, "pending_calls": [], "answer": content, "trace": trace}
-    if first_round:
+    if first_round or not state.get("search_log"):  # nothing searched yet (or every call failed)
         trace.append(event("decision", kind="search_before_answering", reason="answer without evidence"))
-        return {**update, **queued_search("check-0", question), "direct_reply": content, "trace": trace}
+        check = queued_search(f"check-{len(state.get('steps', []))}", question)
+        return {**update, **check, "direct_reply": content, "trace": trace}
     trace.append(flag("not_from_documentation", "The model answered without documentation evidence."))
-    return {**update, "pending_calls": [], "answer": content, "trace": trace}
+    answer, flags = unsourced(content)
+    return {**update, "pending_calls": [], "answer": answer, "trace": trace + flags}
 
 
 def decide_prompt(state: AgentState, question: str, ctx: AgentContext) -> list[BaseMessage]:

@@ -36,8 +36,10 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     """Record the finished turn; the answer joins the conversation history."""
     answer = state.get("answer") or ""
     trace: list[dict[str, Any]] = []
+    failed = False
     if state.get("stop_reason") and not answer:
         answer = f"I had to stop before answering: {state['stop_reason']}."
+        failed = bool(state.get("stop_error"))
     elif not answer.strip():  # the model replied with nothing: never show an empty answer
         answer = NO_REPLY
         if not any(e.get("kind") == "empty_answer" for e in state.get("trace", [])):
@@ -45,7 +47,7 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     # A budget stop was flagged where it happened (`traced`, the runner's step limit); a
     # model failure is an `error` event, not a budget. An answer cut off before its
     # verification must not look checked.
-    update: dict[str, Any] = {"answer": answer, "messages": [AIMessage(answer)]}
+    update: dict[str, Any] = {"answer": answer, "messages": [AIMessage(answer)], "failed": failed}
     if state.get("stop_reason") and state.get("sources") and not state.get("verification"):
         trace.append(flag("not_verified", f"The answer was not verified: {state['stop_reason']}."))
         update["verification"] = {"status": "unverified", "claims": []}

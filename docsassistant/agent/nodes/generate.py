@@ -15,6 +15,8 @@ from docsassistant.agent.events import event, flag
 from docsassistant.agent.nodes.common import chunks_by_ids, traced
 from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_system, with_evidence
 from docsassistant.agent.state import AgentState
+from docsassistant.agent.text_tool_calls import is_bare_tool_call
+from docsassistant.agent.tools import TOOLS_BY_NAME
 
 PARTIAL_CAVEAT = (
     "The evidence may answer only part of the question. Answer that part and say plainly "
@@ -49,15 +51,17 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     reply = invoke(ctx.llm, [SystemMessage(generate_system(caveat, drop)), *history, request])
     costs = [usage(reply)]
     trace: list[dict[str, Any]] = []
-    answer, used, bogus = _read_reply(reply, len(evidence), trace)
-    # One regeneration per turn: a retry for citations only on the turn's first answer.
-    cite_retry = bool(answer.strip()) and not used and not drop and not state.get("regenerated")
+    answer, used, bogus, wrote_call = _read_reply(reply, len(evidence), trace)
+    # One regeneration per turn: a retry for citations only on the turn's first answer
+    # (also when that answer was a tool call written as text: there was nothing to cite).
+    has_text = bool(answer.strip()) or wrote_call
+    cite_retry = has_text and not used and not drop and not state.get("regenerated")
     if cite_retry:
         # One more call, told to cite (issue: answers with no [n] were shown as grounded).
         system = SystemMessage(generate_system(caveat, drop, cite=True))
         reply = invoke(ctx.llm, [system, *history, request])
         costs.append(usage(reply))
-        answer, used, more_bogus = _read_reply(reply, len(evidence), trace)
+        answer, used, more_bogus, _ = _read_reply(reply, len(evidence), trace)
         bogus += [n for n in more_bogus if n not in bogus]
     if bogus:
         listed = ", ".join(f"[{n}]" for n in bogus)
@@ -88,11 +92,13 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
 
 def _read_reply(
     reply: AIMessage, n_sources: int, trace: list[dict[str, Any]]
-) -> tuple[str, list[int], list[int]]:
-    if reply.tool_calls:
-        trace.append(
-            event(
-                "error", node="generate", message="The model tried to call a tool while answering; ignored."
-            )
-        )
-    return check_citations(str(reply.content or ""), n_sources)
+) -> tuple[str, list[int], list[int], bool]:
+    """(answer, cited numbers, removed bogus numbers, whether the reply was a tool call)."""
+    content = str(reply.content or "")
+    as_text = is_bare_tool_call(content, set(TOOLS_BY_NAME))
+    if reply.tool_calls or as_text:
+        message = "The model wrote a tool call instead of an answer; ignored."
+        trace.append(event("error", node="generate", message=message))
+    if as_text:  # call-shaped text is never shown as an answer (ollama #6127, #13519)
+        return "", [], [], True
+    return (*check_citations(content, n_sources), bool(reply.tool_calls))

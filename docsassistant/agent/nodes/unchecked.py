@@ -6,10 +6,23 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import flag
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.state import AgentState
+
+
+def unsourced(reply: str) -> tuple[str, list[dict[str, Any]]]:
+    """A reply given without sources, with its citation markers removed (they point at
+    nothing), and the `bogus_citation` flag when there were any."""
+    answer, _, bogus = check_citations(reply, 0)
+    if not bogus:
+        return answer, []
+    listed = ", ".join(f"[{n}]" for n in bogus)
+    return answer, [
+        flag("bogus_citation", f"Removed citation(s) {listed}: the answer has no sources.", removed=bogus)
+    ]
 
 
 @traced("unchecked_answer")
@@ -17,11 +30,12 @@ def unchecked_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[
     """The model answered from memory and a search found nothing relevant: show its reply,
     flagged `not_from_documentation` (never grounded; no model call)."""
     detail = "The model answered without documentation; a search found nothing relevant to check it against."
+    answer, flags = unsourced(state.get("direct_reply", ""))
     return {
-        "answer": state.get("direct_reply", ""),
+        "answer": answer,
         "citations": [],
         "sources": [],
-        "trace": [flag("not_from_documentation", detail)],
+        "trace": [flag("not_from_documentation", detail), *flags],
     }
 
 
