@@ -138,9 +138,14 @@ def test_unknown_component_comes_back_listing_the_known_ones(
     args = {"component": "billing"} | ({"query": "invoices"} if tool == "search_docs" else {})
     model.script("decide", tool_calls=[{"name": tool, "arguments": args}])
     model.script("decide", "There is no billing component; the components are core and ops.")
-    run_turn("How many chunks does the billing component have?" if tool == "count_chunks" else "Invoices?")
+    record = run_turn(
+        "How many chunks does the billing component have?" if tool == "count_chunks" else "Invoices?"
+    )
     (message,) = tool_messages(model.of_kind("decide")[1])
     assert "Unknown component 'billing'. Known components: core, ops." in message
+    if tool == "count_chunks":  # the model's reply relays the error: shown, not searched over
+        assert record["answer"] == "There is no billing component; the components are core and ops."
+        assert record["queries"] == []
 
 
 def test_invalid_arguments_are_answered_with_a_readable_error(corpus: Path, model: ShapeFake) -> None:

@@ -91,7 +91,7 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         return {**update, "pending_calls": [], "answer": content or _count_answer(state), "trace": trace}
     if not content or is_small_talk(state["question"]) or is_decline(content):
         return {**update, "pending_calls": [], "answer": content, "trace": trace}
-    if first_round or not state.get("search_log"):  # nothing searched yet (or every call failed)
+    if first_round or not (state.get("search_log") or _asked_to_count(state)):  # calls that failed
         trace.append(event("decision", kind="search_before_answering", reason="answer without evidence"))
         check = queued_search(f"check-{len(state.get('steps', []))}", question)
         return {**update, **check, "direct_reply": content, "trace": trace}
@@ -126,6 +126,17 @@ def _pending_calls(reply: AIMessage) -> list[dict[str, Any]]:
                 {"id": bad.get("id") or f"invalid-{i}", "name": bad["name"], "args": bad.get("args")}
             )
     return calls
+
+
+def _asked_to_count(state: AgentState) -> bool:
+    """A count was asked for this turn: a reply after it (even after an error, such as an
+    unknown component whose message lists the known ones) answers the count, not from memory."""
+    return any(
+        call["name"] == "count_chunks"
+        for message in state.get("steps", [])
+        if isinstance(message, AIMessage)
+        for call in message.tool_calls
+    )
 
 
 def _has_documents(state: AgentState) -> bool:
