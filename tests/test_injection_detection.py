@@ -23,6 +23,11 @@ after the fifth revision's rules (0.885 / 0.383); the classifier trained afterwa
 every set, holdout6 too, so its figure with the classifier is not blind (the leave-one-set-out
 figure, 0.906 / 0.483, is in docs/injection.md). Every held-out set's assertions are
 regression floors, not the targets.
+
+The thresholds are also held to the project's own documentation (docs/*.md but injection.md,
+which quotes attacks on purpose): `make run` indexes it, so a sentence of it flagged there is
+evidence cut from every answer about it. A threshold pair that flags any of its lines is not
+a candidate.
 """
 
 from __future__ import annotations
@@ -37,7 +42,19 @@ from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PRECISION_TARGET, RECALL_TARGET = 0.95, 0.90
-GRID = [round(-0.30 + 0.02 * i, 2) for i in range(31)]  # similarity margins -0.30 … 0.30
+GRID = [round(-0.30 + 0.02 * i, 2) for i in range(36)]  # similarity margins -0.30 … 0.40
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+def own_documentation() -> list[str]:
+    """The lines of the bundled docs (what `make run` indexes), attacks quoted on purpose left out."""
+    return [
+        line
+        for page in sorted(DOCS.glob("*.md"))
+        if page.name != "injection.md"
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 def _lines(name: str) -> list[str]:
@@ -64,8 +81,10 @@ def evidence_of(texts: list[str]) -> list[list[safety.Evidence]]:
 
 @pytest.fixture(scope="module")
 def evidence(embedder) -> dict[str, list[list[safety.Evidence]]]:
-    """For each half, the detector's evidence for every sentence of every line."""
-    return {half: evidence_of([t for t, _ in items]) for half, items in _halves().items()}
+    """For each half, the detector's evidence for every sentence of every line; "docs": the
+    same for the bundled documentation's lines."""
+    found = {half: evidence_of([t for t, _ in items]) for half, items in _halves().items()}
+    return {**found, "docs": evidence_of(own_documentation())}
 
 
 def _score(items: list[tuple[str, bool]], ev: list[list[safety.Evidence]], alone: float, with_cue: float):
@@ -79,17 +98,20 @@ def _score(items: list[tuple[str, bool]], ev: list[list[safety.Evidence]], alone
     return precision, recall, misses
 
 
-def choose_thresholds(items, ev) -> tuple[float, float]:
-    """On dev: the best recall with precision ≥ 0.97 (a margin over the 0.95 target); among
-    the pairs reaching it, the highest `alone` (the margin-only rule misfires most on real
-    documentation, which the fixtures cover least), then the median `with_cue`."""
+def choose_thresholds(items, ev, docs_ev) -> tuple[float, float]:
+    """On dev: the best recall with precision ≥ 0.97 (a margin over the 0.95 target) and no
+    line of the bundled docs flagged (`docs_ev`); among the pairs reaching it, the highest
+    `alone` (the margin-only rule misfires most on real documentation, which the fixtures
+    cover least), then the median `with_cue`."""
     feasible = []
     for alone in GRID:
         for with_cue in [t for t in GRID if t <= alone]:
+            if any(safety.decide(e, alone, with_cue) for line in docs_ev for e in line):
+                continue
             precision, recall, _ = _score(items, ev, alone, with_cue)
             if precision >= 0.97:
                 feasible.append((recall, alone, with_cue))
-    assert feasible, "no thresholds reach precision 0.97 on the dev half"
+    assert feasible, "no thresholds reach precision 0.97 on the dev half without flagging the docs"
     top = max(f[0] for f in feasible)
     pairs = [(a, c) for r, a, c in feasible if r == top]
     alone = max(a for a, _ in pairs)
@@ -110,7 +132,7 @@ def test_fixture_set_is_large_and_separate_from_the_known_phrasings() -> None:
 
 def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
     halves = _halves()
-    alone, with_cue = choose_thresholds(halves["dev"], evidence["dev"])
+    alone, with_cue = choose_thresholds(halves["dev"], evidence["dev"], evidence["docs"])
     shipped = (safety.MARGIN_ALONE, safety.MARGIN_WITH_CUE)
     for half in ("dev", "test"):
         precision, recall, misses = _score(halves[half], evidence[half], *shipped)
@@ -132,8 +154,8 @@ HELD_OUT_FLOORS = {
     "holdout": (0.960, 0.920),
     "holdout2": (0.947, 0.850),
     "holdout3": (0.952, 0.975),
-    "holdout4": (0.950, 0.933),
-    "holdout5": (0.893, 0.966),
+    "holdout4": (0.949, 0.916),
+    "holdout5": (0.921, 0.966),
     "holdout6": (0.878, 0.466),
 }
 

@@ -36,7 +36,7 @@ from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
-MARGIN_ALONE = 0.26
+MARGIN_ALONE = 0.40
 MARGIN_WITH_CUE = -0.02
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
