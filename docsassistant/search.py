@@ -85,18 +85,11 @@ def search_scope(component: str | None, allowed_components: Sequence[str] | None
 
 _HITS = sa.text(
     """
-    SELECT c.id AS chunk_id, d.source_path, d.title, d.component, c.section, c.content, c.ordinal
+    SELECT c.id AS chunk_id, d.source_path, d.title, d.component, c.section, c.content, c.ordinal,
+           c.document_id
     FROM chunks c JOIN documents d ON d.id = c.document_id
     WHERE c.id = ANY(CAST(:ids AS bigint[]))"""
 )
-
-
-_DOCUMENT_OF = sa.text("SELECT id, document_id FROM chunks WHERE id = ANY(CAST(:ids AS bigint[]))")
-
-
-def document_of(conn: sa.Connection, ids: Sequence[int]) -> dict[int, int]:
-    """chunk id → its document's id."""
-    return {int(r.id): int(r.document_id) for r in conn.execute(_DOCUMENT_OF, {"ids": list(ids)})}
 
 
 def fetch_hits(conn: sa.Connection, ids: Sequence[int]) -> dict[int, dict]:
@@ -170,10 +163,11 @@ def search_docs(
             fused = fuse_graph(lists)
         else:
             fused = fuse(lists, DEFAULT_WEIGHTS)
-        if mode in DIVERSIFIED_MODES:
-            fused = diversify(fused, document_of(conn, [chunk_id for chunk_id, _ in fused]))
         take = 3 * k if mode == "graph" else k  # graph hits outside the scope are dropped below
-        rows = fetch_hits(conn, [chunk_id for chunk_id, _ in fused[:take]])
+        if mode in DIVERSIFIED_MODES:
+            fused, rows = diversified(conn, fused, take)
+        else:
+            rows = fetch_hits(conn, [chunk_id for chunk_id, _ in fused[:take]])
         if scope is not None:  # the graph walk may reach outside the scope: never return it
             rows = {cid: row for cid, row in rows.items() if row["component"] in scope}
         hits = [_hit(rows[chunk_id], score, lists) for chunk_id, score in fused if chunk_id in rows][:k]
@@ -186,6 +180,23 @@ def search_docs(
         # unknown component is the usual reason for an empty filtered search.
         check_known_component(component, allowed_components, settings)
     return hits
+
+
+def diversified(
+    conn: sa.Connection, fused: list[tuple[int, float]], take: int
+) -> tuple[list[tuple[int, float]], dict[int, dict]]:
+    """`fusion.diversify` for the best `take`, and the rows of the candidates it read, in the
+    one query that fetches the hits: rows are read for a prefix of the fused list, which is
+    diversified. A chunk past the prefix cannot score above the prefix's last fused score
+    (decay only lowers), so once `take` diversified scores reach that the order is exact;
+    else the prefix doubles (rare: one document filling three times `take` hits)."""
+    n = 3 * take
+    while True:
+        rows = fetch_hits(conn, [chunk_id for chunk_id, _ in fused[:n]])
+        ranked = diversify(fused[:n], {cid: row["document_id"] for cid, row in rows.items()})
+        if n >= len(fused) or (len(ranked) >= take and ranked[take - 1][1] >= fused[n][1]):
+            return ranked + fused[n:], rows
+        n *= 2
 
 
 def fuse_graph(lists: dict[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:
@@ -229,6 +240,7 @@ def _graph_list(
 
 def _hit(row: dict, score: float, lists: dict[str, list[tuple[int, float]]]) -> dict:
     hit = {**row, "score": float(score), "similarity": None}
+    hit.pop("document_id", None)  # read for diversify; not part of a hit
     for name in (*LIST_NAMES, *(n for n in lists if n not in LIST_NAMES)):
         ranked = lists.get(name, [])
         position = next((i for i, (chunk_id, _) in enumerate(ranked, 1) if chunk_id == row["chunk_id"]), None)

@@ -1,7 +1,7 @@
 """`explain_search`: why a chunk ranks where it does (the search inspector page's data).
 
-The same lists and fusion as `search_docs`, but every hit carries its rank and score in
-each list (dense, BM25, identifiers) next to its fused rank and score.
+The same lists, fusion and per-document decay as `search_docs`, but every hit carries its
+rank and score in each list (dense, BM25, identifiers) next to its fused rank and score.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder
-from docsassistant.fusion import DEFAULT_WEIGHTS, fuse, ranks
+from docsassistant.fusion import DEFAULT_WEIGHTS, DOCUMENT_DECAY, fuse, ranks
 from docsassistant.retrievers import LIST_NAMES, ranked_lists
 from docsassistant.search import (
     MAX_K,
@@ -20,7 +20,7 @@ from docsassistant.search import (
     check_known_component,
     check_request,
     clean_component,
-    fetch_hits,
+    diversified,
     search_scope,
 )
 from docsassistant.store import open_store
@@ -51,6 +51,9 @@ class SearchExplanation(BaseModel):
     component: str | None
     identifiers: list[str] = Field(description="code identifiers found in the query")
     weights: dict[str, float]
+    document_decay: float = Field(
+        DOCUMENT_DECAY, description="a document's n-th chunk keeps decay**n of its fused score"
+    )
     candidates: dict[str, int] = Field(description="how many candidates each list returned")
     hits: list[ExplainedHit]
 
@@ -90,8 +93,8 @@ def explain_search(
     engine = open_store(settings)
     with engine.begin() as conn:
         lists = ranked_lists(conn, query, terms, scope, LIST_NAMES, get_embedder(settings).embed_query)
-        fused = fuse(lists, DEFAULT_WEIGHTS)[:k]
-        rows = fetch_hits(conn, [chunk_id for chunk_id, _ in fused])
+        fused, rows = diversified(conn, fuse(lists, DEFAULT_WEIGHTS), k)
+        fused = fused[:k]
     positions = {name: ranks(ranked) for name, ranked in lists.items()}
     explanation.candidates = {name: len(ranked) for name, ranked in lists.items()}
     for fused_rank, (chunk_id, score) in enumerate(fused, 1):

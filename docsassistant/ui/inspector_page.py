@@ -44,7 +44,11 @@ def show(explanation: SearchExplanation) -> None:
         return
     found = ", ".join(f"{LIST_LABELS[n]} {c}" for n, c in explanation.candidates.items())
     idents = ", ".join(f"`{t}`" for t in explanation.identifiers) or "none"
-    st.caption(f"Candidates per list: {found}. Code identifiers in the query: {idents}.")
+    decay = explanation.document_decay
+    st.caption(
+        f"Candidates per list: {found}. Code identifiers in the query: {idents}. Fused = min-max "
+        f"combination; a document's second, third … chunk keeps {decay:g}, {decay**2:g} … of its score."
+    )
     config = {"fused": _bar("Fused", "fused score as a share of the top hit's")}
     for label in LIST_LABELS.values():
         config[label] = _bar(label, f"{label} score as a share of the best {label} score among these hits")
