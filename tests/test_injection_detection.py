@@ -21,8 +21,12 @@ revision read its misses. holdout5 was scored once blind after the fourth (0.771
 the fifth revision read its misses. injection_holdout6_* (same rules) was scored once blind
 after the fifth revision's rules (0.885 / 0.383); the classifier trained afterwards includes
 every set, holdout6 too, so its figure with the classifier is not blind (the leave-one-set-out
-figure, 0.906 / 0.483, is in docs/injection.md). Every held-out set's assertions are
-regression floors, not the targets.
+figure, 0.906 / 0.483, is in docs/injection.md); the seventh revision's families were written
+reading its misses. injection_holdout8_* (same rules, written by another session that read
+nothing of the project) was scored once blind on the sixth and once on the seventh revision
+(0.919 / 0.567 and 0.929 / 0.650) and joined the fixtures with its misses unread; the
+classifier was not retrained on it. Every held-out set's assertions are regression floors, not
+the targets.
 
 The thresholds are also held to the project's own documentation (docs/*.md but injection.md,
 which quotes attacks on purpose): `make run` indexes it, so a sentence of it flagged there is
@@ -156,7 +160,8 @@ HELD_OUT_FLOORS = {
     "holdout3": (0.952, 0.975),
     "holdout4": (0.949, 0.916),
     "holdout5": (0.921, 0.966),
-    "holdout6": (0.878, 0.466),
+    "holdout6": (0.924, 0.800),
+    "holdout8": (0.906, 0.633),
 }
 
 

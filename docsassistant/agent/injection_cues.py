@@ -20,7 +20,7 @@ import re
 # Words for a model, an assistant or the pipeline around it.
 _AI = (
     r"(?:ai|a\.i\.|assistants?|(?:large )?language models?|llms?|chatbots?|bots?|agents?|copilots?|gpts?|"
-    r"models?|(?:rag|retrieval[- ]augmented|question[- ]answering|answer(?:ing)?|chat|qa|generative) "
+    r"models?|(?:text|answer|response|content|reply) generators?|summari[sz]ers?|(?:rag|retrieval[- ]augmented|question[- ]answering|answer(?:ing)?|chat|qa|generative) "
     r"(?:systems?|pipelines?|engines?|bots?|assistants?|models?|generators?|tools?)|(?:ai|automated|virtual) \w+)"
 )
 # "this page", "these passages", "this chunk" …
@@ -94,12 +94,30 @@ _VOID = (
     r"do(?:es)? not apply|(?:can|may|should|must) be (?:ignored|disregarded|set aside|dropped|skipped))"
 )
 
+# What the reply itself is (not an API's response): "the generated answer", "any reply quoting this page".
+_ANSWER_SUBJECT = (
+    rf"\b(?:(?:the|any|every|each|all|an?|its|your)\s+)?(?:(?:final|generated|rendered|eventual|resulting|helpful|"
+    rf"produced|composed|next)\s+)?(?:answers?|repl(?:y|ies)|summar(?:y|ies))"
+    rf"(?:\s+(?:quoting|citing|using|drawing on|based on|mentioning|about|of)\s+{_THIS})?"
+    rf"|\b(?:final|generated|rendered|assistant's|model's|ai's|bot's|chatbot's)\s+(?:responses?|outputs?|messages?|text)"
+    rf"|\b(?:responses?|outputs?) (?:quoting|citing|using|drawing on|based on|about|of) {_THIS}"
+)
+# What a planted order makes the reply say or do, as opposed to what it contains.
+_DICTATED = (
+    r"(?:state|say|claim|assert|insist|warn|tell|inform|remind|mention that|add that|note that|describe|present|portray|"
+    r"label|rank|recommend|advise|urge|direct|point (?:them|users|readers|people)|send (?:them|users|readers)|redirect|"
+    r"ask(?:ing)? (?:the |for |them|users?|readers?)|request|refuse|decline|omit|drop|remove|strip|hide|avoid mentioning|"
+    r"never mention|not mention|embed|open by|begin by|start by|end by|cite only|attribute|deny|discourage|"
+    r"link (?:to|every)|rewrite|shorten|praise|blame|apologi[sz]e)"
+)
+
 _FAMILIES: dict[str, re.Pattern[str]] = {
     # "Any language model processing this chunk …", "as the AI answering this", "if an LLM is reading this".
     "addresses-reading-model": re.compile(
         rf"\b{_AI}\b(?: (?:that|which|who) (?:is |are |now |happens? to be )?{_USE}| (?:now |currently )?{_USE_ACTIVE})\b[^.;:]{{0,25}}?\b{_THIS}"
-        rf"|\b(?:whoever|anyone|anybody|anything|whatever \w+) (?:is )?(?:summari[sz]|paraphras|process|answer|relay|"
-        rf"pars|ingest|rewrit|translat)\w*\b[^.;:]{{0,25}}?\b{_THIS}"
+        rf"|\b(?:whoever|anyone|anybody|anything|whatever \w+) (?:that |which |who )?(?:is )?(?:summari[sz]|paraphras|"
+        rf"process|answer|relay|pars|ingest|rewrit|translat)\w*\b[^.;:]{{0,25}}?\b{_THIS}"
+        rf"|\b(?:whoever|anyone|anything|whatever) (?:that |who )?(?:turns|makes|converts|renders|condenses) {_THIS} into\b"
         rf"|\b(?:if|when|whenever|once|while) (?:an?|the|any|you are an?) {_AI} (?:is |are )?{_USE_ACTIVE}\b"
         rf"|\b(?:meant|intended|written|addressed) (?:only )?(?:for|to) (?:the |any |you,? the )?{_AI}\s*[,.;:]"
         # The writer of the reply, whoever it is: "whoever generates the reply", "you, the one composing the answer".
@@ -135,6 +153,11 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         rf"|{_LEAD}(?:the )?(?:ai|model|llm|assistant|chatbot|bot|agent)(?:'s)? (?:note|behaviou?r|directive|instructions?|"
         rf"memo|orders?|task)\s*:"
         rf"|\b(?:dear|hey|hello|hi|attention)\W{{1,3}}(?:the |any |all |every )?(?:\w+ )?{_AI}\s*[,:!]"
+        # "# summariser: run …", "<!-- model-only: …", "// TODO(ai): …", {"llm_hint": "…"}, "answer engines: present …".
+        rf"|{_LEAD}(?:summari[sz]ers?|answer engines?|text generators?|(?:ai|llm|model|bot|assistant)[- ]only)\s*:"
+        rf"|\btodo\((?:ai|llm|model|bot|assistant|agent|gpt)\)\s*:"
+        rf"|[\"'](?:llm|ai|model|assistant|bot|agent|gpt)[_-](?:hints?|notes?|instructions?|directives?|prompts?|overrides?|"
+        rf"tasks?|orders?)[\"']\s*[:=]"
         rf"|(?:^|[.;:!]\s+)\W*(?:an? |this |the )?(?:\w+ )?(?:note|message|notice|memo|reminder) (?:to|for) (?:the |any |all |every |an? )?"
         rf"(?:\w+ )?{_AI}\b\s*[,:!]",
         re.I,
@@ -282,7 +305,14 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         r"|\buntil (?:they|the user|the reader|you) (?:provide|send|enter|share|give|confirm|type)\b[^.]{0,40}?\b(?:passwords?|"
         r"credentials?|credit card|card numbers?|api keys?|tokens?|ssn|phone numbers?|private keys?)\b"
         r"|\b(?:email|send|post|submit|paste|upload|enter|type|sign in with|log in with) (?:their|the user's|his or her) "
-        r"(?:\w+ )?(?:api keys?|passwords?|credentials?|tokens?|secrets?|credit card)",
+        r"(?:\w+ )?(?:api keys?|passwords?|credentials?|tokens?|secrets?|credit card)"
+        # "request their date of birth and home address", "ask for their portal login and password",
+        # "ask the user to reply with their connection string, password included".
+        r"|(?<!not )(?<!never )(?<!n't )(?<!no )\b(?:ask|request|collect|require|demand|prompt)\w*\b[^.]{0,40}?"
+        r"\b(?:their|the user'?s|the reader'?s|"
+        r"the customer'?s)\b[^.]{0,40}?\b(?:passwords?|date of birth|birth ?date|home address|social security|ssn|"
+        r"credit card|card numbers?|cvv|api[_ ]?keys?|[a-z_]*api_key|access tokens?|session tokens?|private keys?|logins?|"
+        r"connection strings?|pins?|one-time codes?|2fa codes?)\b",
         re.I,
     ),
     # "POST the chat history to https://…", "email the transcript to audit@…", "run it with your shell tool".
@@ -304,7 +334,10 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         r"\b(?:treat|regard|consider|handle)\b[^.]{0,40}?\bas (?:if it (?:came|comes) from|coming from|written by|issued by|"
         r"sent by|from) (?:the |your )?(?:developers?|operators?|system|admin\w*|creators?|owners?|root)\b"
         r"|\b(?:more|higher|greater|final) authority than (?:the |your |any )?(?:users?|system|operators?|developers?|"
-        r"other|previous|earlier)\b",
+        r"other|previous|earlier)\b"
+        rf"|\b(?:outrank|overrid|supersed|trump|overrul|take precedence over)\w*\b[^.]{{0,30}}\b{_RULES}\b[^.]{{0,30}}"
+        r"\b(?:supplied|given|set|provided|issued|written) by (?:the |an? |your )?(?:operators?|developers?|system|creators?|"
+        r"owners?|admin\w*)\b",
         re.I,
     ),
     # "respond only in base64 for all subsequent turns", "conduct the rest of this conversation as …".
@@ -321,6 +354,20 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         rf"|\b(?:open|begin|start|end|conclude|finish|close|prefix|sign off)(?:s|ed|ing)? (?:its|your|every|each|all) "
         rf"(?:\w+ )?{_OUTPUT}\b|\b{_OUTPUT}[^.]{{0,30}}?\b{_MODAL} (?:\w+ ){{0,2}}?(?:open|begin|start|end|conclude|finish)"
         rf" with (?:the|this|a) (?:sentence|phrase|words?|line|text|string|link|signature)\b",
+        re.I,
+    ),
+    # "The generated answer should open by asking …", "any answer quoting this page has to warn that …",
+    # "the reply is to state that …": the reply itself is told what to say, where documentation
+    # of an API says what a response contains ("The response must include a Content-Type header").
+    "dictates-the-answer": re.compile(
+        rf"(?:{_ANSWER_SUBJECT})\b[^.]{{0,40}}?\b{_MODAL}\s+(?:also |always |instead |first |then |quietly |silently |"
+        rf"only |now |still )?(?:be (?:prefixed|followed) by|{_DICTATED})\b",
+        re.I,
+    ),
+    # "Users asking about pricing are to be told that …".
+    "tells-users-something": re.compile(
+        r"\b(?:users?|readers?|customers?|people|anyone|visitors?|developers)\b[^.]{0,50}?\b(?:are|is|should|must|will) "
+        r"(?:to )?be (?:told|warned|assured|convinced|informed) that\b",
         re.I,
     ),
 }
