@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -96,6 +98,12 @@ def test_missing_bad_and_revoked_keys_are_refused(server_url: str) -> None:
     before, failure = asyncio.run(revoked_mid_session())  # type: ignore[misc]
     assert not before.is_error and failure is None
     assert post_initialize(server_url, f"Bearer {key}").status_code == 401
+    # Presented keys that were refused are in the call log, by fingerprint, never in clear.
+    refused_rows = [r for r in recent_calls(400) if r["tool"] == "(authentication)"]
+    assert refused_rows and all(r["caller"] == "refused key" for r in refused_rows)
+    revoked = hashlib.sha256(key.encode()).hexdigest()[:12]
+    assert any(r["arguments"] == {"key_sha256_prefix": revoked} for r in refused_rows)
+    assert key not in json.dumps([r["arguments"] for r in recent_calls(400)], default=str)
 
 
 def test_alpha_key_cannot_read_beta_over_http(server_url: str, two_components: dict[str, int]) -> None:

@@ -148,6 +148,23 @@ def test_unknown_component_comes_back_listing_the_known_ones(
         assert record["queries"] == []
 
 
+def test_a_limited_caller_cannot_tell_a_forbidden_component_from_a_missing_one(
+    corpus: Path, model: ShapeFake
+) -> None:
+    """An MCP key limited to `core` (ask_docs runs the agent with its components): counting
+    `ops`, which exists, must come back exactly as counting `billing`, which does not, naming
+    only `core` -- never a count of 0 for `ops`, never `ops` among the known components."""
+    calls = [{"name": "count_chunks", "arguments": {"component": name}} for name in ("ops", "billing")]
+    model.script("decide", tool_calls=calls)
+    model.script("decide", "I cannot count those components.")
+    run_turn("How many chunks do ops and billing have?", allowed_components=["core"])
+    messages = tool_messages(model.of_kind("decide")[1])
+    assert sorted(messages) == [
+        "Error: Unknown component 'billing'. Known components: core.",
+        "Error: Unknown component 'ops'. Known components: core.",
+    ]
+
+
 def test_invalid_arguments_are_answered_with_a_readable_error(corpus: Path, model: ShapeFake) -> None:
     """Arguments that cannot be used go back to the model, which can correct its call."""
     model.script(

@@ -35,7 +35,7 @@ from docsassistant.conversations import touch_conversation
 from docsassistant.db import libpq_uri
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
 from docsassistant.readonly_sql import count_chunks
-from docsassistant.search import search_docs
+from docsassistant.search import list_components, search_docs
 
 # Answer tokens are streamed from these nodes (decide answers greetings and declines).
 TOKEN_NODES = ("generate", "decide")
@@ -144,8 +144,11 @@ def _run_graph(
     limits = AgentLimits.from_settings(settings)
     context = AgentContext(llm=llm, limits=limits, deadline=time.monotonic() + limits.turn_timeout_s)
     if allowed_components is not None:
+        allowed = {c.strip().lower() for c in allowed_components}
         context.search = partial(search_docs, allowed_components=allowed_components)
         context.count = partial(count_chunks, allowed_components=allowed_components)
+        # An error naming the known components must not name the ones the caller may not read.
+        context.components = lambda: [c for c in list_components(settings) if c in allowed]
     config = config_for(running.thread_id or "", settings)
     trace: list[dict[str, Any]] = []
     try:

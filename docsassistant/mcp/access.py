@@ -8,6 +8,8 @@ DOCSASSISTANT_MCP_KEY names a key to limit it (checked on every call as well).
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import os
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -15,11 +17,13 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.mcpserver import Context
 
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_text
-from docsassistant.mcp.call_log import Caller
+from docsassistant.mcp.call_log import Caller, log_call
 from docsassistant.mcp.keys import ApiKey, find_key
 
 KEY_ENV = "DOCSASSISTANT_MCP_KEY"
 LOCAL_CALLER = "local (stdio)"
+REFUSED_CALLER = "refused key"
+AUTHENTICATION = "(authentication)"
 
 
 class AccessDenied(PermissionError):
@@ -31,7 +35,25 @@ class KeyVerifier:
 
     async def verify_token(self, token: str) -> AccessToken | None:
         key = find_key(token)
-        return None if key is None else access_token(token, key)
+        if key is None:  # the request gets a 401; the attempt is logged, the secret is not
+            await asyncio.to_thread(log_refused_key, token)
+            return None
+        return access_token(token, key)
+
+
+def log_refused_key(token: str) -> None:
+    """A call-log row for a presented key that is unknown or revoked: a 12-hex-digit
+    fingerprint of what was sent (to tell repeated attempts apart), never the key itself.
+    A request with no key at all is refused before any key is read, and not logged."""
+    fingerprint = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:12]
+    log_call(
+        Caller(name=REFUSED_CALLER),
+        AUTHENTICATION,
+        {"key_sha256_prefix": fingerprint},
+        result_count=None,
+        error="Unknown or revoked API key: refused with HTTP 401.",
+        duration_ms=0.0,
+    )
 
 
 def access_token(token: str, key: ApiKey) -> AccessToken:
