@@ -37,6 +37,17 @@ def test_ingest_search_json_documents_and_stats(clean_db, tmp_path: Path) -> Non
     assert result.exit_code == 0 and "Deleted" in result.output
 
 
+def test_ingest_with_a_failed_file_indexes_the_rest_and_exits_1(clean_db, tmp_path: Path) -> None:
+    """A script or CI job must learn that a file failed; the good files are indexed anyway."""
+    write(tmp_path / "docs" / "good.md", "# Good\n\nThe good page is indexed.")
+    write(tmp_path / "docs" / "empty.md", "")
+    result = runner.invoke(app, ["ingest", str(tmp_path / "docs"), "-c", "mixed", "--base", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "1 added" in result.output and "failed docs/empty.md" in result.output
+    hits = runner.invoke(app, ["search", "good page", "-c", "mixed", "--json"])
+    assert hits.exit_code == 0 and json.loads(hits.stdout)[0]["source_path"] == "docs/good.md"
+
+
 def test_errors_are_one_clear_line(clean_db) -> None:
     result = runner.invoke(app, ["search", "anything", "--component", "missing"])
     assert result.exit_code == 1

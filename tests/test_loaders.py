@@ -447,3 +447,16 @@ def test_zero_byte_files_have_no_text(tmp_path: Path, name: str) -> None:
     (tmp_path / name).write_bytes(b"")
     with pytest.raises(LoaderError, match="has no text to index"):
         load_document(tmp_path / name)
+
+
+def test_a_file_that_is_not_a_pdf_fails_with_pypdfs_findings_and_nothing_on_stderr(tmp_path, capfd) -> None:
+    """pypdf logs "invalid pdf header" to stderr by itself, naming no file: the findings go
+    into this file's error instead."""
+    from docsassistant.loaders import LoaderError
+    from docsassistant.loaders.pdf import load
+
+    fake = tmp_path / "notes.pdf"
+    fake.write_text("This is plain text with a .pdf name.\n")
+    with pytest.raises(LoaderError, match=r"notes\.pdf could not be read as a PDF: .*invalid pdf header"):
+        load(fake)
+    assert capfd.readouterr().err == ""

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -16,17 +20,53 @@ _JUNK_TITLES = re.compile(
 )
 
 
+class _PypdfMessages(logging.Handler):
+    """pypdf logs what it finds wrong with a file ("invalid pdf header", "EOF marker not found")
+    and, with nothing configured, those lines land on stderr naming no file. They are kept,
+    per thread, for the error of the file being read instead."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.local = threading.local()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sink = getattr(self.local, "messages", None)
+        if sink is not None and len(sink) < 5:
+            sink.append(record.getMessage())
+
+
+_HANDLER = _PypdfMessages()
+logging.getLogger("pypdf").addHandler(_HANDLER)
+logging.getLogger("pypdf").propagate = False
+
+
+@contextmanager
+def _messages() -> Iterator[list[str]]:
+    _HANDLER.local.messages = []
+    try:
+        yield _HANDLER.local.messages
+    finally:
+        _HANDLER.local.messages = None
+
+
 def load(path: Path) -> tuple[str | None, list[Section]]:
     """Return (title, sections) for a .pdf file, one Section per page with text."""
-    try:
-        reader = PdfReader(path)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise LoaderError(f"{path.name} is password-protected. Remove the password and upload it again.")
-        pages = list(reader.pages)
-    except LoaderError:
-        raise
-    except Exception as exc:  # pypdf raises many types for damaged files
-        raise LoaderError(f"{path.name} could not be read as a PDF: {exc}") from exc
+    with _messages() as noticed:
+        try:
+            reader = PdfReader(path)
+            if reader.is_encrypted and not reader.decrypt(""):
+                raise LoaderError(
+                    f"{path.name} is password-protected. Remove the password and upload it again."
+                )
+            pages = list(reader.pages)
+        except LoaderError:
+            raise
+        except Exception as exc:  # pypdf raises many types for damaged files
+            found = f" ({'; '.join(noticed)})" if noticed else ""
+            raise LoaderError(
+                f"{path.name} could not be read as a PDF: {exc}{found}. Check that it is a PDF file, "
+                "not another format renamed, and export it again if it is damaged."
+            ) from exc
 
     sections = []
     for number, page in enumerate(pages, start=1):
