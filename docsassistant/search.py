@@ -53,8 +53,8 @@ DIVERSIFIED_MODES = frozenset({"hybrid", "graph"})
 # (the three fusions at graph weights 0.1-2) on the dev halves of MuSiQue and HotpotQA (mean
 # of nDCG@10 and recall@5: 0.7583, against 0.7154 for rrf at weight 1, the default before);
 # on the test halves it scores 0.7387 against 0.7223, but loses HotpotQA test nDCG@10
-# (0.8327 vs 0.8491). Docs QA multi-source all-found@10 0.913 (rrf 1: 0.783). Figures in
-# docs/graph-retrieval.md.
+# (0.8327 vs 0.8491). Docs QA multi-source all-found@10 0.957 (rrf 1: 0.913; with the
+# document decay). Figures in docs/graph-retrieval.md.
 GraphFusion = Literal["rrf", "minmax", "minmax-rank"]
 GRAPH_FUSION: GraphFusion = "minmax-rank"
 # RRF weights (GRAPH_FUSION "rrf") and, for the min-max fusions, the graph list's weight
