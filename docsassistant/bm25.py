@@ -28,7 +28,7 @@ import sqlalchemy as sa
 
 K1 = 1.2  # term-frequency saturation (the usual value)
 B = 0.75  # length normalisation (the usual value)
-COMMON_SHARE = 0.05  # a lexeme in more than this share of the chunks brings no candidates
+COMMON_SHARE = 0.02  # a lexeme in more than this share of the chunks brings no candidates
 
 
 def _scope(alias: str, scoped: bool) -> str:
