@@ -54,11 +54,26 @@ def embedded_uri(settings: Settings, *, keep_running: bool = False) -> str:
     return server.get_uri()
 
 
+_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+
+
 def libpq_uri(settings: Settings | None = None) -> str:
     """A plain `postgresql://` URI (for psycopg and the LangGraph checkpointer)."""
     settings = settings or get_settings()
     if settings.database_url:
-        return settings.database_url.replace("postgresql+psycopg://", "postgresql://")
+        url = settings.database_url.strip()
+        if not url.startswith(_SCHEMES):
+            # Only the scheme is repeated: the rest may hold a password.
+            given = f"a {url.split('://', 1)[0][:30]}:// URL" if "://" in url else "a value with no scheme"
+            raise DatabaseUnavailable(
+                "DATABASE_URL must be a PostgreSQL URL such as postgresql://user:password@host:5432/dbname "
+                f"(postgresql+psycopg:// works too); it is {given}. Fix it, or unset DATABASE_URL to use "
+                "the embedded server."
+            )
+        for prefix in ("postgresql+psycopg://", "postgres://"):
+            if url.startswith(prefix):
+                url = "postgresql://" + url[len(prefix) :]
+        return url
     return embedded_uri(settings)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import write
 from typer.testing import CliRunner
 
@@ -59,3 +60,17 @@ def test_errors_are_one_clear_line(clean_db) -> None:
 def test_db_status(engine) -> None:
     result = runner.invoke(app, ["db", "status"])
     assert result.exit_code == 0 and "PostgreSQL 18" in result.output
+
+
+@pytest.mark.parametrize(
+    ("url", "said"), [("mysql://root:secret@127.0.0.1/x", "a mysql:// URL"), ("garbage", "no scheme")]
+)
+def test_a_database_url_that_is_not_postgresql_says_what_is_expected(url: str, said: str) -> None:
+    """Not a traceback from SQLAlchemy's MySQL dialect; the password is never repeated."""
+    from docsassistant.config import Settings
+    from docsassistant.db import DatabaseUnavailable, libpq_uri
+
+    with pytest.raises(DatabaseUnavailable, match="must be a PostgreSQL URL") as refused:
+        libpq_uri(Settings(DATABASE_URL=url))
+    assert said in str(refused.value) and "secret" not in str(refused.value)
+    assert libpq_uri(Settings(DATABASE_URL="postgres://u@h/db")) == "postgresql://u@h/db"
