@@ -100,9 +100,12 @@ def test_missing_bad_and_revoked_keys_are_refused(server_url: str) -> None:
     assert post_initialize(server_url, f"Bearer {key}").status_code == 401
     # Presented keys that were refused are in the call log, by fingerprint, never in clear.
     refused_rows = [r for r in recent_calls(400) if r["tool"] == "(authentication)"]
-    assert refused_rows and all(r["caller"] == "refused key" for r in refused_rows)
+    assert {r["caller"] for r in refused_rows} == {"refused key", "http-temp (revoked)"}
     revoked = hashlib.sha256(key.encode()).hexdigest()[:12]
-    assert any(r["arguments"] == {"key_sha256_prefix": revoked} for r in refused_rows)
+    assert any(
+        r["caller"] == "http-temp (revoked)" and r["arguments"] == {"key_sha256_prefix": revoked}
+        for r in refused_rows
+    )
     assert key not in json.dumps([r["arguments"] for r in recent_calls(400)], default=str)
 
 

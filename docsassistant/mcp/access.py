@@ -18,7 +18,7 @@ from mcp.server.mcpserver import Context
 
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_text
 from docsassistant.mcp.call_log import Caller, log_call
-from docsassistant.mcp.keys import ApiKey, find_key
+from docsassistant.mcp.keys import ApiKey, find_key, revoked_key
 
 KEY_ENV = "DOCSASSISTANT_MCP_KEY"
 LOCAL_CALLER = "local (stdio)"
@@ -43,11 +43,18 @@ class KeyVerifier:
 
 def log_refused_key(token: str) -> None:
     """A call-log row for a presented key that is unknown or revoked: a 12-hex-digit
-    fingerprint of what was sent (to tell repeated attempts apart), never the key itself.
-    A request with no key at all is refused before any key is read, and not logged."""
+    fingerprint of what was sent (to tell repeated attempts apart), never the key itself;
+    a revoked key is named ("NAME (revoked)"). A request with no key at all is refused
+    before any key is read, and not logged."""
     fingerprint = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()[:12]
+    revoked = revoked_key(token)
+    caller = (
+        Caller(name=REFUSED_CALLER)
+        if revoked is None
+        else Caller(name=f"{revoked.name} (revoked)", key_id=revoked.id)
+    )
     log_call(
-        Caller(name=REFUSED_CALLER),
+        caller,
         AUTHENTICATION,
         {"key_sha256_prefix": fingerprint},
         result_count=None,

@@ -122,3 +122,22 @@ def find_key(secret: str, *, settings: Settings | None = None) -> ApiKey | None:
             .first()
         )
     return None if row is None else ApiKey(**row)
+
+
+def revoked_key(secret: str, *, settings: Settings | None = None) -> ApiKey | None:
+    """The revoked key whose secret this is, or None (to name it in the call log)."""
+    if not secret.startswith(SECRET_PREFIX) or len(secret) > 200:
+        return None
+    engine = open_store(settings or get_settings(), check=False)
+    with engine.connect() as conn:
+        row = (
+            conn.execute(
+                sa.text(
+                    f"SELECT {_COLUMNS} FROM mcp_keys WHERE secret_sha256 = :h AND revoked_at IS NOT NULL"
+                ),
+                {"h": secret_hash(secret)},
+            )
+            .mappings()
+            .first()
+        )
+    return None if row is None else ApiKey(**row)
