@@ -109,35 +109,20 @@ def revoke_key(name: str, *, settings: Settings | None = None) -> ApiKey:
 
 def find_key(secret: str, *, settings: Settings | None = None) -> ApiKey | None:
     """The active key whose secret this is, or None (unknown, malformed or revoked)."""
-    if not secret.startswith(SECRET_PREFIX) or len(secret) > 200:
-        return None
-    engine = open_store(settings or get_settings(), check=False)
-    with engine.connect() as conn:
-        row = (
-            conn.execute(
-                sa.text(f"SELECT {_COLUMNS} FROM mcp_keys WHERE secret_sha256 = :h AND revoked_at IS NULL"),
-                {"h": secret_hash(secret)},
-            )
-            .mappings()
-            .first()
-        )
-    return None if row is None else ApiKey(**row)
+    return _key_of(secret, revoked=False, settings=settings)
 
 
 def revoked_key(secret: str, *, settings: Settings | None = None) -> ApiKey | None:
     """The revoked key whose secret this is, or None (to name it in the call log)."""
+    return _key_of(secret, revoked=True, settings=settings)
+
+
+def _key_of(secret: str, *, revoked: bool, settings: Settings | None) -> ApiKey | None:
     if not secret.startswith(SECRET_PREFIX) or len(secret) > 200:
         return None
+    state = "IS NOT NULL" if revoked else "IS NULL"
     engine = open_store(settings or get_settings(), check=False)
     with engine.connect() as conn:
-        row = (
-            conn.execute(
-                sa.text(
-                    f"SELECT {_COLUMNS} FROM mcp_keys WHERE secret_sha256 = :h AND revoked_at IS NOT NULL"
-                ),
-                {"h": secret_hash(secret)},
-            )
-            .mappings()
-            .first()
-        )
+        query = sa.text(f"SELECT {_COLUMNS} FROM mcp_keys WHERE secret_sha256 = :h AND revoked_at {state}")
+        row = conn.execute(query, {"h": secret_hash(secret)}).mappings().first()
     return None if row is None else ApiKey(**row)
