@@ -171,10 +171,11 @@ def index_paths(
                 raise LoaderError(f"{path.name} has no text to index.")
             check_chunk_count(path.name, len(drafts))
         except (LoaderError, OSError) as exc:
-            finish(FileResult(name, "failed", reason=str(exc)))
+            finish(FileResult(name, "failed", reason=str(exc) + _kept(known, name)))
             continue
         except Exception as exc:  # a loader bug must not cost the rest of the batch
-            finish(FileResult(name, "failed", reason=f"Unexpected {type(exc).__name__} while reading: {exc}"))
+            reason = f"Unexpected {type(exc).__name__} while reading: {exc}"
+            finish(FileResult(name, "failed", reason=reason + _kept(known, name)))
             continue
         pending.append(
             PendingDocument(
@@ -194,6 +195,11 @@ def index_paths(
         for source_path in apply_prune(engine, plan):
             finish(FileResult(source_path, "removed"))
     return report
+
+
+def _kept(known: dict[str, tuple[int, str]], source_path: str) -> str:
+    """Said after a failure when an earlier version of the file stays indexed and searchable."""
+    return " The version indexed earlier is kept." if source_path in known else ""
 
 
 def check_chunk_count(name: str, count: int) -> None:

@@ -134,3 +134,19 @@ def test_failed_files_are_named_by_their_source_path(clean_db, tmp_path: Path) -
     (tmp_path / "sub" / "bad.pdf").write_bytes(b"not a pdf")
     report = index_paths([tmp_path / "sub" / "bad.pdf"], "manual", base=tmp_path)
     assert [r.source_path for r in report.by_status("failed")] == ["sub/bad.pdf"]
+
+
+def test_a_file_emptied_after_indexing_fails_and_its_earlier_version_is_kept(
+    clean_db, tmp_path: Path
+) -> None:
+    """The failure says that searches still find the version indexed before."""
+    page = tmp_path / "docs" / "page.md"
+    write(page, "# Page\n\nThe first version mentions zeppelins.")
+    index_paths([tmp_path / "docs"], "kb", base=tmp_path)
+    page.write_text("")
+    (failed,) = index_paths([tmp_path / "docs"], "kb", base=tmp_path).by_status("failed")
+    assert failed.reason.endswith("The version indexed earlier is kept.")
+    assert search_docs("zeppelins", component="kb")[0]["source_path"] == "docs/page.md"
+    write(tmp_path / "docs" / "new.md", "")
+    fresh = index_paths([tmp_path / "docs" / "new.md"], "kb", base=tmp_path).by_status("failed")
+    assert "kept" not in fresh[0].reason  # nothing was indexed before
