@@ -52,6 +52,13 @@ def _json_values(text: str) -> list[Any]:
     return [value for value, _, _ in _json_spans(text)]
 
 
+def _without_markers(text: str) -> str:
+    """`text` with the chat-template markers models put around a call (`<|python_tag|>` …)."""
+    for marker in _MARKERS:
+        text = text.replace(marker, "\n")
+    return text
+
+
 def _next_bracket(text: str, start: int) -> int:
     positions = [p for p in (text.find("{", start), text.find("[", start)) if p != -1]
     return min(positions, default=-1)
@@ -77,9 +84,7 @@ def _call_shape(value: Any) -> tuple[str, dict[str, Any]] | None:
 
 def parse_text_tool_calls(content: str, tool_names: set[str]) -> TextToolCalls:
     """Recognise tool calls written as text; only bound tools become calls."""
-    text = content or ""
-    for marker in _MARKERS:
-        text = text.replace(marker, "\n")
+    text = _without_markers(content or "")
     if "{" not in text:
         return TextToolCalls()
     pieces = _TAGGED.findall(text) or _FENCED.findall(text) or [text]
@@ -105,10 +110,7 @@ def is_bare_tool_call(content: str, tool_names: set[str]) -> bool:
     that quotes a tool call inside its prose is not bare."""
     if not parse_text_tool_calls(content, tool_names).calls:
         return False
-    text = content
-    for marker in _MARKERS:
-        text = text.replace(marker, " ")
-    text = re.sub(r"</?tool_call>|```\w*", " ", text)
+    text = re.sub(r"</?tool_call>|```\w*", " ", _without_markers(content))
     kept, last = [], 0
     for _, start, end in _json_spans(text):
         kept.append(text[last:start])
