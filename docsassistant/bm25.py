@@ -36,7 +36,12 @@ def _scope(alias: str, scoped: bool) -> str:
 
 
 def _term_score(p: str, w: str) -> str:
-    return f"{w}.idf * {p}.tf * ({K1} + 1) / ({p}.tf + {K1} * (1 - {B} + {B} * {p}.dl / {w}.avgdl))"
+    # float8 constants: a bare 1.2 is a numeric in SQL, and numeric arithmetic on every
+    # posting was a third of an all-common query's time (81 -> 59 ms at 100k chunks).
+    return (
+        f"{w}.idf * {p}.tf * {K1 + 1:.12g}::float8 "
+        f"/ ({p}.tf + {K1 * (1 - B):.12g}::float8 + {K1 * B:.12g}::float8 * {p}.dl / {w}.avgdl)"
+    )
 
 
 def bm25_sql(scoped: bool) -> str:
@@ -61,11 +66,11 @@ def bm25_sql(scoped: bool) -> str:
                    df <= :common * n OR NOT EXISTS (SELECT 1 FROM df WHERE df <= :common * n) AS brings
             FROM df
         ),
-        cand AS (
-            SELECT p.chunk_id, p.component, sum({_term_score("p", "w")}) AS partial
+        cand AS (  -- grouped by the id alone (a chunk has one component): hashing the text cost
+            SELECT p.chunk_id, sum({_term_score("p", "w")}) AS partial
             FROM w JOIN bm25_postings p ON p.lexeme = w.lexeme {_scope("p", scoped)}
             WHERE w.brings
-            GROUP BY p.chunk_id, p.component
+            GROUP BY p.chunk_id
         ),
         -- Common lexemes add at most idf · (k1 + 1) each: a candidate whose partial score
         -- plus that bound stays below the n-th best partial score cannot reach the top n.
@@ -73,7 +78,7 @@ def bm25_sql(scoped: bool) -> str:
         theta AS (SELECT coalesce(min(partial), 0) AS t
                   FROM (SELECT partial FROM cand ORDER BY partial DESC LIMIT :n) best),
         kept AS (
-            SELECT c.chunk_id, c.component, c.partial FROM cand c, bound, theta
+            SELECT c.chunk_id, c.partial FROM cand c, bound, theta
             WHERE c.partial + bound.ub >= theta.t
         ),
         -- The common lexemes' terms of the kept candidates: one index scan per common lexeme
