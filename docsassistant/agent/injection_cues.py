@@ -111,6 +111,32 @@ _DICTATED = (
     r"link (?:to|every)|rewrite|shorten|praise|blame|apologi[sz]e)"
 )
 
+# The reply as something the reader of this text writes: "your answer", "your reply's words" ("the
+# whole response" is an HTTP response as often as a reply: "Encode the whole response in UTF-8"). Not a
+# program's HTTP or API response ("your response headers", "your response time", "your response format").
+_YOUR_REPLY = (
+    r"\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|messages?|output)(?:'s)?\b"
+    r"(?! (?:headers?|body|bodies|times?|codes?|status|objects?|types?|formats?|schemas?|payloads?|fields?|"
+    r"handlers?|models?|class|classes|entity|entities|latency|size|stream|templates?|ids?|queues?|brokers?|keys?|"
+    r"properties|metadata|converters?|listeners?|channels?|topics?|length|limits?|parsers?|mappers?)\b)"
+)
+# The surface of a text, which an order to garble or encode a reply works on.
+_SURFACE = (
+    r"(?:letters?|vowels?|consonants?|characters?|words?|keywords?|spaces?|whitespace|punctuation|typos?|"
+    r"misspell\w*|anagram\w*|emojis?|emoticons?|symbols?|base-?64|hexadecimal|binary|morse|rot-?13|caesar|"
+    r"ciphers?|leet\w*|pig latin|backwards?|reverse[ds]?|upside[- ]down|all caps|uppercase|"
+    r"capital letters|rhym\w*|haiku|poem|pirate|shakespearean|(?:\w+ )?substitution|transliterat\w*|(?:in|into) (?:[A-Z][a-z]+ish|French|German|"
+    r"Spanish|Italian|Portuguese|Russian|Chinese|Japanese|Korean|Arabic|Hindi|Klingon|Latin|Dutch|Greek|Turkish|"
+    r"Swedish|Polish|another language|a different language))"
+)
+# What an order does to the text it garbles, re-encodes or edits.
+_RESHAPE = (
+    r"(?:replac|substitut|swap|convert|encod|encrypt|translat|rewrit|revers|scrambl|jumbl|shuffl|anagram|"
+    r"misspell|remov|strip|group|combin|rearrang|render|present|writ|spell|format|obfuscat|represent|express|"
+    r"introduc|insert|add|us|provid|deliver|compos|giv|put|phras|transform|turn|mix|interleav|capitali[sz]|"
+    r"number|separat)\w*"
+)
+
 _FAMILIES: dict[str, re.Pattern[str]] = {
     # "Any language model processing this chunk …", "as the AI answering this", "if an LLM is reading this".
     "addresses-reading-model": re.compile(
@@ -256,7 +282,8 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
     ),
     # "Your new persona is …", "is hereby reassigned to the role of …", "never admit to being an AI".
     "changes-its-role": re.compile(
-        r"\b(?:your|its|their) (?:new|real|true|actual) (?:persona|role|identity|name|task|purpose|job|mission|"
+        r"\byour (?:new|real|true|actual) name\b"
+        r"|\b(?:your|its|their) (?:new|real|true|actual) (?:persona|role|identity|task|purpose|job|mission|"
         r"instructions?|system prompt|directives?|orders)\b"
         r"|\b(?:ai|assistants?|language models?|llms?|chatbots?|bots?) (?:is|are) to (?!be\b)(?:\w+ly )?\w+"
         r"|\b(?:stop|quit) (?:behaving|acting|working|serving) as (?:an? |the )?(?:\w+ )?(?:assistant|bot|helper|model|ai|"
@@ -362,6 +389,31 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
     "dictates-the-answer": re.compile(
         rf"(?:{_ANSWER_SUBJECT})\b[^.]{{0,40}}?\b{_MODAL}\s+(?:also |always |instead |first |then |quietly |silently |"
         rf"only |now |still )?(?:be (?:prefixed|followed) by|{_DICTATED})\b",
+        re.I,
+    ),
+    # "Spell your reply backwards", "write the words of your answer in pig latin", "encode your
+    # output in hexadecimal": an order to garble or re-encode the reply, whatever the scheme.
+    "reshapes-its-reply": re.compile(
+        rf"^(?=.*{_YOUR_REPLY})(?=.*\b{_SURFACE})(?=.*\b{_RESHAPE}\b).*",
+        re.I,
+    ),
+    # "Swap each consonant for the next one in the alphabet", "replace the vowels with digits":
+    # garbling letters is never what documentation asks of its reader.
+    "garbles-letters": re.compile(
+        r"\b(?:replac|substitut|swap|convert|shift|exchang|rotat)\w*\s+(?:(?:each|every|all|the|any)\s+)?"
+        r"(?:(?:\w+|\d+(?:st|nd|rd|th))\s+)?(?:letters?|vowels?|consonants?|alphabetic characters)\b"
+        r"[^.]{0,30}?\b(?:with|by|for|into|to)\b[^.]{0,25}?\b(?:numbers?|digits?|numerals?|symbols?|emojis?|emoticons?|"
+        r"(?:its|their) (?:\w+ )?position|the (?:next|previous|preceding|following) (?:\w+ )?(?:letters?|symbols?|ones?)|"
+        r"asterisks|special characters|keyboard|random|cipher)",
+        re.I,
+    ),
+    # "In your reply, hint that …", "Modify your answer to …", "Augment your response with …": the
+    # reply itself is what the sentence edits.
+    "edits-its-reply": re.compile(
+        rf"(?:^|[.;:!]\s+)\W*(?:in|within|throughout|as part of|at the (?:end|start|beginning|top|bottom) of) "
+        rf"{_YOUR_REPLY}\s*,"
+        rf"|\b(?:modify|enhance|augment|alter|tweak|amend|enrich|embellish|pad|spice up|season|laden|salt) "
+        rf"{_YOUR_REPLY}",
         re.I,
     ),
     # "Users asking about pricing are to be told that …".
