@@ -80,6 +80,20 @@ def test_database_stopped_mid_turn_keeps_the_question_and_the_next_turn_works(
     assert second.answer == follow_up.answer and phrase not in second.answer
 
 
+def test_a_turn_that_fails_after_its_verification_is_not_flagged_grounded(
+    corpus: Path, hooked: HookedFake, database_back: None
+) -> None:
+    """Found by an independent QA pass: the database stopped while the verifier ran, the
+    turn ended `failed` with the stop message as its answer, and still carried the
+    verifier's `grounded` flag (a green badge beside an error)."""
+    question, _phrase = QUESTIONS["retries.md"]
+    hooked.hooks[4] = lambda: halt_embedded(get_settings())  # decide, grade, generate, verify
+    record = run_turn(question)
+    assert record.status == "failed" and record.answer.startswith("I had to stop before answering")
+    assert any(e.type == "flag" and e.model_dump().get("kind") == "grounded" for e in record.trace)
+    assert "grounded" not in [f.kind for f in record.flags]
+
+
 def test_database_restarted_mid_turn_the_turn_still_completes(
     corpus: Path, hooked: HookedFake, database_back: None
 ) -> None:

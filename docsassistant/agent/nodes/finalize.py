@@ -59,6 +59,11 @@ def turn_record(state: AgentState, **known: Any) -> TurnRecord:
     state to record. `known` carries what the runner knows beside the state (thread_id,
     index, status, error)."""
     trace = [TraceEvent.model_validate(e) for e in state.get("trace") or []]
+    flags = [Flag.model_validate(e.model_dump()) for e in trace if e.type == "flag"]
+    if known.get("status") == "failed":
+        # A failed turn's answer is the stop message, not the verified draft: `grounded`
+        # would vouch for text nobody is shown (the trace still says it was verified).
+        flags = [f for f in flags if f.kind != "grounded"]
     started = state.get("started_at")
     return TurnRecord(
         question=state.get("question", ""),
@@ -69,7 +74,7 @@ def turn_record(state: AgentState, **known: Any) -> TurnRecord:
         sources=state.get("sources") or [],
         verification=state.get("verification") or Verification(),
         # Flags are trace events; the record lists them apart so a view shows them at a glance.
-        flags=[Flag.model_validate(e.model_dump()) for e in trace if e.type == "flag"],
+        flags=flags,
         trace=trace,
         queries=state.get("queries") or [],
         model_calls=state.get("model_calls") or 0,
