@@ -115,3 +115,42 @@ def test_twenty_conversations_in_parallel_do_not_cross_talk(
         (stored,) = load_turns(thread_id)
         assert stored.question == question and stored.answer == record.answer
         assert messages_of(thread_id) == [question, record.answer]
+
+
+def test_checkpointer_setup_in_parallel_never_fails(clean_db) -> None:
+    """Found by an independent QA pass: four `ask` processes on a fresh store set up the
+    checkpoint tables at once and one died (UniqueViolation on checkpoint_migrations), its
+    turn lost. Six connections (as six processes would have) now set up at the same moment;
+    without the lock this failed in each of 3 runs."""
+    import sqlalchemy as sa
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from psycopg.rows import dict_row
+    from psycopg_pool import ConnectionPool
+
+    from docsassistant.agent.checkpointing import setup_checkpointer
+    from docsassistant.db import libpq_uri
+
+    with clean_db.begin() as conn:
+        for table in ("checkpoints", "checkpoint_blobs", "checkpoint_writes", "checkpoint_migrations"):
+            conn.execute(sa.text(f"DROP TABLE IF EXISTS {table}"))
+    barrier = threading.Barrier(6)
+    errors: list[BaseException] = []
+
+    def set_up() -> None:
+        kwargs = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+        with ConnectionPool(libpq_uri(), min_size=2, max_size=2, kwargs=kwargs, open=True) as pool:
+            saver = PostgresSaver(pool)
+            barrier.wait()
+            try:
+                setup_checkpointer(saver, pool)
+            except BaseException as exc:  # collected for the assertion
+                errors.append(exc)
+
+    threads = [threading.Thread(target=set_up) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    with clean_db.connect() as conn:
+        assert conn.execute(sa.text("SELECT to_regclass('checkpoint_writes')")).scalar()

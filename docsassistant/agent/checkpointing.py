@@ -4,8 +4,10 @@ and database, rebuilt after a database fault."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
+import psycopg
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.graph.state import CompiledStateGraph
 from psycopg.rows import dict_row
@@ -18,6 +20,28 @@ from docsassistant.store import open_store
 
 _graphs: dict[str, CompiledStateGraph] = {}
 _graphs_lock = threading.Lock()
+SETUP_LOCK_ID = 0x0D0C_5A55_0C4E  # advisory lock key: one checkpointer setup at a time
+SETUP_WAIT_S = 60.0
+
+
+def setup_checkpointer(saver: PostgresSaver, pool: ConnectionPool) -> None:
+    """`saver.setup()` in one process at a time. Two processes creating the checkpoint
+    tables at once made one fail (UniqueViolation on checkpoint_migrations, found by an
+    independent QA pass: four `ask` processes on a fresh store lost a turn). The lock is
+    polled, not waited on: setup runs CREATE INDEX CONCURRENTLY, which waits for every open
+    transaction, a blocked `pg_advisory_lock` call included, and would deadlock with it."""
+    with pool.connection() as conn:
+        deadline = time.monotonic() + SETUP_WAIT_S
+        while not conn.execute("SELECT pg_try_advisory_lock(%s) AS ok", (SETUP_LOCK_ID,)).fetchone()["ok"]:
+            if time.monotonic() > deadline:
+                raise psycopg.OperationalError(
+                    f"Another process has been setting up the checkpoint tables for over {SETUP_WAIT_S:.0f} s."
+                )
+            time.sleep(0.05)
+        try:
+            saver.setup()  # idempotent: a second process finds the migrations applied
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_ID,))
 
 
 def get_graph(settings: Settings | None = None) -> CompiledStateGraph:
@@ -39,7 +63,7 @@ def get_graph(settings: Settings | None = None) -> CompiledStateGraph:
                 open=True,
             )
             saver = PostgresSaver(pool)
-            saver.setup()
+            setup_checkpointer(saver, pool)
             _graphs[uri] = build_graph(saver)
         return _graphs[uri]
 
