@@ -57,6 +57,33 @@ def test_errors_are_one_clear_line(clean_db) -> None:
     assert result.exit_code == 1 and "k must be an integer from 1 to 50" in result.output
 
 
+def test_the_database_stopped_mid_ingest_says_what_to_start(clean_db, tmp_path: Path, monkeypatch) -> None:
+    """Found by an independent QA pass: the server killed while an ingest finished its graph
+    printed an OperationalError traceback. The command now says what to start and exits 1."""
+    import docsassistant.ingest as ingest
+    from docsassistant.config import get_settings
+    from docsassistant.db import halt_embedded, start_embedded
+
+    real_finish = ingest.finish_graph
+
+    def stop_then_finish(*args, **kwargs):
+        halt_embedded(get_settings())
+        return real_finish(*args, **kwargs)
+
+    write(tmp_path / "docs" / "page.md", "# Page\n\nA page about Spring AI vector stores.")
+    monkeypatch.setattr(ingest, "finish_graph", stop_then_finish)
+    try:
+        result = runner.invoke(
+            app, ["ingest", str(tmp_path / "docs"), "-c", "killed", "--base", str(tmp_path)]
+        )
+    finally:
+        start_embedded(get_settings())
+    assert result.exit_code == 1, result.output
+    assert "database connection was lost" in result.output and "docsassistant db up" in result.output
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)  # exited with the message, not an uncaught error
+
+
 def test_db_status(engine) -> None:
     result = runner.invoke(app, ["db", "status"])
     assert result.exit_code == 0 and "PostgreSQL 18" in result.output

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 import typer
 from rich.console import Console
 
+from docsassistant.agent.faults import database_fault_message
 from docsassistant.db import DatabaseUnavailable
 from docsassistant.loaders import LoaderError
 from docsassistant.search import SearchError
@@ -29,4 +30,11 @@ def friendly_errors(*extra: type[Exception]) -> Iterator[None]:
         yield
     except EXPECTED + extra as exc:
         err_console.print(f"[bold red]Error:[/] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+    except Exception as exc:
+        # The server stopped mid-command (killed, `db down`): say what to start, not a traceback.
+        message = database_fault_message(exc)
+        if message is None:
+            raise
+        err_console.print(f"[bold red]Error:[/] {message}", highlight=False)
         raise typer.Exit(1) from None
