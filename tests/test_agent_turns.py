@@ -438,6 +438,8 @@ def test_turn_timeout_stops_the_turn_with_a_clear_answer(
     assert of_type(record, "budget_stop")
     assert "budget_reached" in flag_kinds(record)
     assert "time budget" in record["answer"] and record["answer"].startswith("I had to stop")
+    assert "DOCSASSISTANT_TURN_TIMEOUT" in record["answer"] and ".." not in record["answer"]
+    assert record["status"] == "failed"  # no answer: `ask` exits 1 (found by an independent QA pass)
     assert record["stop_reason"]
     assert record["model_calls"] == 0
     assert flag_kinds(record) == ["budget_reached"]  # flagged once, where it happened

@@ -42,6 +42,10 @@ class TurnTimeUp(ModelCallFailed):
     """The turn's time budget ran out during a model call."""
 
 
+# Said after a time-up: what usually causes it, and the setting that sets the budget.
+TIME_UP_HINT = "Ollama may be slow or busy: ask again, or raise DOCSASSISTANT_TURN_TIMEOUT (seconds)"
+
+
 class _Deadline(BaseCallbackHandler):
     """Stops a streaming reply that runs past the turn's deadline."""
 
@@ -52,7 +56,7 @@ class _Deadline(BaseCallbackHandler):
 
     def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
         if time.monotonic() > self.deadline:
-            raise TurnTimeUp("The model did not finish within the turn's time budget.")
+            raise TurnTimeUp(f"the model did not finish within the turn's time budget. {TIME_UP_HINT}")
 
 
 @contextmanager
@@ -64,7 +68,7 @@ def _time_limit() -> Iterator[dict[str, Any]]:
         return
     left = deadline - time.monotonic()
     if left <= 0:
-        raise TurnTimeUp("The turn's time budget ran out before the model call.")
+        raise TurnTimeUp(f"the turn's time budget ran out before the model call. {TIME_UP_HINT}")
     token = call_timeout.set(left)
     try:
         # Merged with the graph's own config: replacing its callbacks would silence the
@@ -117,7 +121,7 @@ def _model_errors() -> Iterator[None]:
             "then ask again: your question is kept"
         ) from exc
     except httpx.TimeoutException as exc:
-        raise TurnTimeUp("The model did not answer within the turn's time budget.") from exc
+        raise TurnTimeUp(f"the model did not answer within the turn's time budget. {TIME_UP_HINT}") from exc
     except (ValidationError, json.JSONDecodeError) as exc:
         # The ollama client validates each streamed line; malformed output lands here.
         raise MalformedReply(f"The model's reply was malformed: {str(exc).splitlines()[0]}") from exc

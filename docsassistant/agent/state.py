@@ -70,7 +70,7 @@ class AgentState(TypedDict, total=False):
     trace: Annotated[list[dict[str, Any]], reset_or_add]
     stop_reason: str | None
     stop_error: bool  # the stop came from a failed model call (not a budget)
-    failed: bool  # the turn ended without an answer because of stop_error: recorded as failed
+    failed: bool  # the turn ended without an answer (a failed call, a budget before any draft)
     model_calls: Annotated[int, sum_or_reset]
     prompt_tokens: Annotated[int, sum_or_reset]
     started_at: float

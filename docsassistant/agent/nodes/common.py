@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, ConfigDict
 
-from docsassistant.agent.calls import ModelCallFailed, TurnTimeUp, call_flags, turn_deadline
+from docsassistant.agent.calls import TIME_UP_HINT, ModelCallFailed, TurnTimeUp, call_flags, turn_deadline
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.llm import ModelUnavailable
@@ -33,7 +33,7 @@ def traced(name: str) -> Callable[[Node], Node]:
             start = time.perf_counter()
             trace = [event("node_start", node=name)]
             if name != "finalize" and ctx.time_left() <= 0:
-                reason = f"the turn's time budget ({ctx.limits.turn_timeout_s:g} s) ran out"
+                reason = f"the turn's time budget ({ctx.limits.turn_timeout_s:g} s) ran out. {TIME_UP_HINT}"
                 trace.append(event("budget_stop", node=name, reason=reason))
                 trace.append(flag("budget_reached", f"Stopped: {reason}."))
                 update: dict[str, Any] = {"stop_reason": reason}
@@ -44,7 +44,7 @@ def traced(name: str) -> Callable[[Node], Node]:
                     update = fn(state, runtime)
                 except TurnTimeUp as exc:  # the time budget ran out during a model call
                     trace.append(event("budget_stop", node=name, reason=str(exc)))
-                    trace.append(flag("budget_reached", f"Stopped: {exc}"))
+                    trace.append(flag("budget_reached", f"Stopped: {exc}."))
                     update = {"stop_reason": str(exc)}
                 except (ModelCallFailed, ModelUnavailable) as exc:
                     trace.append(event("error", node=name, message=str(exc)))

@@ -39,7 +39,9 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     failed = False
     if state.get("stop_reason") and not answer:
         answer = f"I had to stop before answering: {state['stop_reason']}."
-        failed = bool(state.get("stop_error"))
+        # No answer at all (an HTTP error, the time budget spent before any draft): the turn
+        # failed, so `ask` exits 1 and a script sees it; a draft cut short is still an answer.
+        failed = True
     elif not answer.strip():  # the model replied with nothing: never show an empty answer
         answer = NO_REPLY
         if not any(e.get("kind") == "empty_answer" for e in state.get("trace", [])):
