@@ -18,7 +18,7 @@ from docsassistant.embeddings import get_embedder, vector_literal
 from docsassistant.knowledge_graph import finish_graph, write_graph
 from docsassistant.loaders import LoadedDocument, LoaderError, load_document
 from docsassistant.prune import apply_prune, copies_note, plan_prune
-from docsassistant.sources import collect_files, source_path_of, validate_component
+from docsassistant.sources import collect_files, read_regular_file, source_path_of, validate_component
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
 
@@ -157,7 +157,7 @@ def index_paths(
                 raise LoaderError(
                     f"{path.name} is {size / 1e6:,.0f} MB; the limit is {MAX_FILE_BYTES / 1e6:,.0f} MB per file."
                 )
-            data = path.read_bytes()
+            data = read_regular_file(path)  # never blocks on a FIFO
             digest = hashlib.sha256(data).hexdigest()
             existing = known.get(source_path)
             if existing and existing[1] == digest and not force:

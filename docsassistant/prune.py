@@ -79,7 +79,10 @@ def plan_prune(
             {"c": component},
         ).all()
     under = {r.source_path: r.id for r in rows if in_scope(r.source_path, scope)}
-    doomed = {p: i for p, i in sorted(under.items()) if not (base / p).is_file()}
+    # Source paths drop control characters from file names, so a name is also looked up
+    # among the files this run found, not only on disk as stored.
+    present = _present_source_paths(paths, base) if under else set()
+    doomed = {p: i for p, i in sorted(under.items()) if p not in present and not (base / p).is_file()}
     note = None
     if rows and not under:
         note = (
@@ -88,6 +91,18 @@ def plan_prune(
             "another --base (or from another working directory); use that one so paths match."
         )
     return PrunePlan(doomed=doomed, note=note)
+
+
+def _present_source_paths(paths: list[Path | str], base: Path) -> set[str]:
+    """The source paths of the files under `paths` as this run names them."""
+    files, _ = collect_files(paths)
+    present = set()
+    for path in files:
+        try:
+            present.add(source_path_of(path, base))
+        except LoaderError:
+            continue
+    return present
 
 
 def copies_note(copies: list[tuple[str, str]]) -> str:

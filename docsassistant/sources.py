@@ -4,12 +4,17 @@ folder expansion, and source paths relative to the base folder."""
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from docsassistant.inputs import strip_controls
 from docsassistant.loaders import SUPPORTED_EXTENSIONS, LoaderError
 
 _COMPONENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+# As for uploaded names (ui/upload_names.py): controls, tab and newline included.
+_BAD_NAME_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def validate_component(component: str) -> str:
@@ -23,7 +28,9 @@ def validate_component(component: str) -> str:
 
 
 def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[tuple[str, str]]]:
-    """Expand folders to their supported files; missing paths come back as (path, reason)."""
+    """Expand folders to their supported files; paths that cannot be indexed come back as
+    (path, reason): missing ones, dangling links, and FIFOs, sockets or devices (opening
+    a FIFO waits for a writer forever), which are never opened."""
     files: list[Path] = []
     missing: list[tuple[str, str]] = []
     for raw in paths:
@@ -33,17 +40,83 @@ def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[tuple[s
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(names):
                     if Path(name).suffix.lower() in SUPPORTED_EXTENSIONS:
-                        files.append(Path(root) / name)
-        elif path.is_file():
-            files.append(path)
+                        entry = Path(root) / name
+                        why = not_a_regular_file(entry)
+                        if why:
+                            missing.append((str(entry), why + " It is skipped."))
+                        else:
+                            files.append(entry)
+        elif why := not_a_regular_file(path):
+            missing.append((str(raw), why))
         else:
-            missing.append((str(raw), "No such file or folder."))
+            files.append(path)
     return files, missing
 
 
-def source_path_of(path: Path, base: Path) -> str:
-    """`path` relative to `base`, as stored in `documents.source_path`."""
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def not_a_regular_file(path: Path) -> str | None:
+    """Why `path` cannot be indexed as a file (None for a regular file or a link to one)."""
     try:
-        return path.resolve().relative_to(base.resolve()).as_posix()
+        mode = path.stat().st_mode  # follows links, without opening anything
+    except OSError:
+        if path.is_symlink():
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            return f"{path} is a symbolic link to {target}, which does not exist (or loops)."
+        return "No such file or folder."
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+    link = " (through a symbolic link)" if path.is_symlink() else ""
+    return f"{path} is {kind}{link}, not a regular file; it is not opened."
+
+
+def read_regular_file(path: Path) -> bytes:
+    """The bytes of `path`, refusing (LoaderError) anything but a regular file.
+
+    Opened non-blocking and checked with fstat, so a FIFO swapped in after the folder was
+    listed is refused instead of waiting for a writer forever.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb", closefd=True) as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LoaderError(f"{path} is not a regular file; it is not read.")
+        return file.read()
+
+
+def source_path_of(path: Path, base: Path) -> str:
+    """`path` relative to `base`, as stored in `documents.source_path`.
+
+    Control and bidi-control characters are removed from each part, as for uploaded file
+    names (a U+202E override makes `txt.md` display as `dm.txt`).
+    """
+    try:
+        rel = path.resolve().relative_to(base.resolve())
     except ValueError:
-        raise LoaderError(f"{path} is outside the base folder {base}; pass --base.") from None
+        raise LoaderError(_outside_message(path, base)) from None
+    return "/".join(_clean_part(part) for part in rel.parts) or rel.as_posix()
+
+
+def _clean_part(part: str) -> str:
+    cleaned = _BAD_NAME_CHARS.sub("", strip_controls(part)).strip()
+    return cleaned or part  # a name of nothing but controls keeps its raw form
+
+
+def _outside_message(path: Path, base: Path) -> str:
+    """Why `path` is outside `base`: a link leading out is not fixed by another --base."""
+    inside_unresolved = Path(os.path.abspath(path)).is_relative_to(Path(os.path.abspath(base)))
+    if inside_unresolved:
+        return (
+            f"{path} is a symbolic link (or lies under one) pointing to {path.resolve()}, outside the "
+            f"base folder {base}; links that leave the folder are not followed."
+        )
+    return f"{path} is outside the base folder {base}; pass --base."

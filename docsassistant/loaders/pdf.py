@@ -12,12 +12,16 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from docsassistant.loaders import LoaderError, Section
+from docsassistant.loaders import MAX_DOCUMENT_CHARS, LoaderError, Section, clean_text
 
 # Titles that PDF producers write when the author set none.
 _JUNK_TITLES = re.compile(
     r"^(?:untitled.*|document\d*|title|microsoft word - .*|.*\.(?:docx?|pdf|tex|odt))$", re.I
 )
+# Pages per PDF: each one costs an extraction (2-6 ms, more for complex pages), and a
+# 123 KB file can list one page 20,000 times. At the 2 M-character document limit this
+# still allows 400 characters a page; longer PDFs are refused before any page is read.
+MAX_PDF_PAGES = 5000
 
 
 class _PypdfMessages(logging.Handler):
@@ -59,6 +63,11 @@ def load(path: Path) -> tuple[str | None, list[Section]]:
                     f"{path.name} is password-protected. Remove the password and upload it again."
                 )
             pages = list(reader.pages)
+            if len(pages) > MAX_PDF_PAGES:
+                raise LoaderError(
+                    f"{path.name} has {len(pages):,} pages; the limit is {MAX_PDF_PAGES:,} per document. "
+                    "Split it into smaller files."
+                )
         except LoaderError:
             raise
         except Exception as exc:  # pypdf raises many types for damaged files
@@ -69,6 +78,7 @@ def load(path: Path) -> tuple[str | None, list[Section]]:
             ) from exc
 
     sections = []
+    chars = 0  # cleaned text so far: stop at the limit instead of extracting every page first
     for number, page in enumerate(pages, start=1):
         try:
             text = page.extract_text() or ""
@@ -79,6 +89,13 @@ def load(path: Path) -> tuple[str | None, list[Section]]:
         text = unicodedata.normalize("NFKC", text)
         if text.strip():
             sections.append(Section([], text, page=number))
+            chars += len(clean_text(text))
+            if chars > MAX_DOCUMENT_CHARS:
+                raise LoaderError(
+                    f"{path.name} holds more than {MAX_DOCUMENT_CHARS:,} characters of text (reading "
+                    f"stopped at page {number:,} of {len(pages):,}); the limit is {MAX_DOCUMENT_CHARS:,} "
+                    "per document. Split it into smaller files."
+                )
     if not sections:
         raise LoaderError(
             f"{path.name} has no extractable text layer (is it a scanned image?). "
