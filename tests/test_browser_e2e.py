@@ -55,6 +55,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def streamlit_command(script: str, port: int) -> list[str]:
+    """`streamlit run script` headless on 127.0.0.1:port, without file watching or telemetry."""
+    return [
+        sys.executable, "-m", "streamlit", "run", script,
+        "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+        "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+
+
 def wait_healthy(url: str, proc: subprocess.Popen, log: Path, timeout_s: float = 90) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -80,23 +89,7 @@ def streamlit_app(clean_db, tmp_path):
         log = ARTIFACTS / "streamlit.log"
         with log.open("w") as out:
             proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "streamlit",
-                    "run",
-                    "app.py",
-                    "--server.port",
-                    str(port),
-                    "--server.address",
-                    "127.0.0.1",
-                    "--server.headless",
-                    "true",
-                    "--server.fileWatcherType",
-                    "none",
-                    "--browser.gatherUsageStats",
-                    "false",
-                ],
+                streamlit_command("app.py", port),
                 cwd=ROOT,
                 env=env,
                 stdout=out,

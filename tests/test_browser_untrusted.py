@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
-from test_browser_e2e import CHROMIUM, CHROMIUM_ARGS, free_port, wait_healthy
+from test_browser_e2e import CHROMIUM, CHROMIUM_ARGS, free_port, streamlit_command, wait_healthy
 
 pytestmark = pytest.mark.browser
 
@@ -62,23 +61,7 @@ def test_no_image_from_untrusted_text_is_fetched(pixel_server, tmp_path):
     log = tmp_path / "streamlit.log"
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                str(PAGE),
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                "--server.fileWatcherType",
-                "none",
-                "--browser.gatherUsageStats",
-                "false",
-            ],
+            streamlit_command(str(PAGE), port),
             cwd=ROOT,
             env={**os.environ, "PIXEL_URL": pixel},
             stdout=out,
