@@ -47,10 +47,24 @@ def _where(scoped: bool, keyword: str = "WHERE") -> str:
     return f"{keyword} component = ANY(CAST(:scope AS text[]))" if scoped else ""
 
 
-def _dense_sql(scoped: bool) -> str:
+EXACT_DENSE_MAX = 2000  # a scope of at most this many chunks is searched exactly, not by HNSW
+_SCOPE_CHUNKS = "SELECT coalesce(sum(chunks), 0) FROM bm25_stats"
+
+
+def _dense_sql(scoped: bool, exact: bool = False) -> str:
+    """`exact`: the `+ 0` keeps the planner off the HNSW index (a full scan and sort). An
+    independent QA pass found HNSW's top 50 on a 111-chunk store holding 108 chunks with only
+    12 distinct vectors (one sentence repeated): the duplicates filled the list and the
+    right page, one of 111, never appeared. A small scope costs ~1 ms to scan exactly."""
+    order = "(embedding <=> CAST(:qvec AS vector)) + 0" if exact else "embedding <=> CAST(:qvec AS vector)"
     return f"""
         SELECT id, 1 - (embedding <=> CAST(:qvec AS vector)) AS score FROM chunks {_where(scoped)}
-        ORDER BY embedding <=> CAST(:qvec AS vector) LIMIT :n"""
+        ORDER BY {order} LIMIT :n"""
+
+
+def _scope_chunks(conn: sa.Connection, scope: Sequence[str] | None) -> int:
+    sql = _SCOPE_CHUNKS + (f" {_where(True)}" if scope is not None else "")
+    return int(conn.execute(sa.text(sql), {"scope": list(scope or [])}).scalar_one())
 
 
 def _ident_sql(scoped: bool) -> str:
@@ -92,7 +106,8 @@ def ranked_lists(
         rows = conn.execute(sa.text(_ident_sql(scope is not None)), params).all() if terms else []
         lists["ident"] = [(int(r.id), float(r.score)) for r in rows]
     if embedding is not None:
+        exact = _scope_chunks(conn, scope) <= EXACT_DENSE_MAX
         params["qvec"] = vector_literal(embedding.result())
-        rows = conn.execute(sa.text(_dense_sql(scope is not None)), params).all()
+        rows = conn.execute(sa.text(_dense_sql(scope is not None, exact)), params).all()
         lists["dense"] = [(int(r.id), float(r.score)) for r in rows]
     return lists

@@ -158,3 +158,22 @@ def test_the_query_embedding_starts_before_the_connection_is_checked_out(
         event.remove(clean_db.pool, "checkout", on_checkout)
     assert held and held[0] is True
     assert hits[0]["source_path"] == "api/vectors.md"
+
+
+def test_a_page_is_found_among_many_duplicate_chunks(clean_db, tmp_path: Path) -> None:
+    """Found by an independent QA pass: 108 chunks of pages that repeat one sentence (12
+    distinct vectors among them) filled HNSW's top 50, so the one page that answers the
+    question was in no dense rank and a filler chunk came first. A small store is now
+    searched exactly."""
+    write(tmp_path / "docs" / "alpha" / "setup.md", "# Alpha\n\nThe alpha daemon listens on port 7001.")
+    write(tmp_path / "docs" / "beta" / "ops.md", "# Beta\n\nThe beta service retries five times.")
+    for i in range(6):
+        write(
+            tmp_path / "filler" / f"c{i}.md",
+            f"# Concurrent {i}\n\n" + f"concurrent ingest document {i} words. " * 400,
+        )
+    index_paths([tmp_path / "docs"], "docs", base=tmp_path / "docs")
+    index_paths([tmp_path / "filler"], "docs", base=tmp_path)
+    hits = search_docs("Which port does the alpha daemon listen on?", k=5)
+    assert hits[0]["source_path"] == "alpha/setup.md"
+    assert hits[0]["dense_rank"] == 1
