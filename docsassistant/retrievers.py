@@ -26,10 +26,13 @@ EF_SEARCH = 200  # HNSW candidate list (>= CANDIDATES); 100 gave recall@10 0.945
 #   lexical queries were 4x slower;
 # - iterative scans (with a component filter): HNSW alone may return fewer rows than the
 #   LIMIT once the filter applies; iterative scans keep walking the graph.
+# The same round trip reads the scope's chunk count (EXACT_DENSE_MAX) from bm25_stats.
 _SETTINGS = sa.text(
     "SELECT set_config('hnsw.ef_search', :ef, true), set_config('enable_seqscan', 'off', true), "
     "set_config('plan_cache_mode', 'force_custom_plan', true), "
-    "set_config('hnsw.iterative_scan', :iterative, true)"
+    "set_config('hnsw.iterative_scan', :iterative, true), "
+    "(SELECT coalesce(sum(chunks), 0) FROM bm25_stats "
+    " WHERE NOT :scoped OR component = ANY(CAST(:scope AS text[]))) AS scope_chunks"
 )
 # The query embedding (~6 ms, one core) runs while PostgreSQL ranks the lexical lists
 # on the other core.
@@ -48,7 +51,6 @@ def _where(scoped: bool, keyword: str = "WHERE") -> str:
 
 
 EXACT_DENSE_MAX = 2000  # a scope of at most this many chunks is searched exactly, not by HNSW
-_SCOPE_CHUNKS = "SELECT coalesce(sum(chunks), 0) FROM bm25_stats"
 
 
 def _dense_sql(scoped: bool, exact: bool = False) -> str:
@@ -60,11 +62,6 @@ def _dense_sql(scoped: bool, exact: bool = False) -> str:
     return f"""
         SELECT id, 1 - (embedding <=> CAST(:qvec AS vector)) AS score FROM chunks {_where(scoped)}
         ORDER BY {order} LIMIT :n"""
-
-
-def _scope_chunks(conn: sa.Connection, scope: Sequence[str] | None) -> int:
-    sql = _SCOPE_CHUNKS + (f" {_where(True)}" if scope is not None else "")
-    return int(conn.execute(sa.text(sql), {"scope": list(scope or [])}).scalar_one())
 
 
 def _ident_sql(scoped: bool) -> str:
@@ -94,11 +91,12 @@ def ranked_lists(
     params = {
         "ef": str(EF_SEARCH),
         "iterative": "relaxed_order" if scope is not None else "off",
+        "scoped": scope is not None,
         "scope": list(scope or []),
         "terms": list(terms),
         "n": n,
     }
-    conn.execute(_SETTINGS, params)
+    scope_chunks = int(conn.execute(_SETTINGS, params).one().scope_chunks)
     lists: dict[str, list[tuple[int, float]]] = {}
     if "bm25" in names:
         lists["bm25"] = bm25_ranked(conn, query, terms, scope, n)
@@ -106,7 +104,7 @@ def ranked_lists(
         rows = conn.execute(sa.text(_ident_sql(scope is not None)), params).all() if terms else []
         lists["ident"] = [(int(r.id), float(r.score)) for r in rows]
     if embedding is not None:
-        exact = _scope_chunks(conn, scope) <= EXACT_DENSE_MAX
+        exact = scope_chunks <= EXACT_DENSE_MAX
         params["qvec"] = vector_literal(embedding.result())
         rows = conn.execute(sa.text(_dense_sql(scope is not None, exact)), params).all()
         lists["dense"] = [(int(r.id), float(r.score)) for r in rows]
