@@ -35,7 +35,9 @@ def reindex(settings: Settings | None = None, progress: Callable[[int, int], Non
         conn.execute(
             sa.text(
                 "ALTER TABLE chunks ALTER COLUMN embedding DROP NOT NULL, "
-                f"ALTER COLUMN embedding TYPE vector({embedder.dim}) USING NULL"
+                f"ALTER COLUMN embedding TYPE vector({embedder.dim}) USING NULL, "
+                # a new type brings its default storage (EXTERNAL); migration 0008
+                "ALTER COLUMN embedding SET STORAGE MAIN"
             )
         )
         for start in range(0, len(rows), BATCH):

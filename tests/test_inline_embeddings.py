@@ -1,0 +1,81 @@
+"""Chunk vectors live in the row, not in TOAST (migration 0008): the exact dense scan of a
+small scope and the scoring of every hit read them without a TOAST lookup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from conftest import write
+
+from docsassistant.ingest import index_paths
+from docsassistant.reindex import reindex
+from docsassistant.search import search_docs
+from docsassistant.store import MIGRATIONS
+
+TOASTED = "SELECT count(*) FROM chunks WHERE pg_column_toast_chunk_id(embedding) IS NOT NULL"
+
+
+def _long_page(path: Path, topic: str) -> None:
+    # Chunks of ~1,000 characters plus a 1,544-byte vector pass the 2 kB TOAST threshold.
+    write(
+        path, f"# {topic}\n\n" + " ".join(f"The {topic} option number {i} sets a limit." for i in range(120))
+    )
+
+
+def _storage(conn: sa.Connection) -> str:
+    return conn.execute(
+        sa.text(
+            "SELECT attstorage FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'"
+        )
+    ).scalar_one()
+
+
+def _alembic(conn: sa.Connection, target: str, down: bool = False) -> None:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = conn
+    (command.downgrade if down else command.upgrade)(cfg, target)
+
+
+def test_ingested_vectors_stay_in_the_row(clean_db, tmp_path: Path) -> None:
+    _long_page(tmp_path / "a.md", "alpha")
+    index_paths([tmp_path], "inline", base=tmp_path)
+    with clean_db.connect() as conn:
+        assert _storage(conn) == "m"
+        assert conn.execute(sa.text("SELECT count(*) FROM chunks")).scalar_one() > 3
+        assert conn.execute(sa.text(TOASTED)).scalar_one() == 0
+
+
+def test_reindex_keeps_vectors_in_the_row(clean_db, settings, tmp_path: Path) -> None:
+    """`reindex` changes the column's type, which resets its storage to the type's
+    default (EXTERNAL) unless set again."""
+    _long_page(tmp_path / "b.md", "beta")
+    index_paths([tmp_path], "inline", base=tmp_path)
+    assert reindex(settings) > 3
+    with clean_db.connect() as conn:
+        assert _storage(conn) == "m"
+        assert conn.execute(sa.text(TOASTED)).scalar_one() == 0
+
+
+def test_the_migration_moves_a_small_stores_vectors_into_the_row(clean_db, tmp_path: Path) -> None:
+    """A store written before 0008 (vectors in TOAST) is rewritten by the upgrade, and the
+    search still finds its pages."""
+    with clean_db.begin() as conn:
+        _alembic(conn, "0007", down=True)
+    try:
+        _long_page(tmp_path / "old.md", "gamma")
+        index_paths([tmp_path], "inline", base=tmp_path)
+        with clean_db.connect() as conn:
+            assert _storage(conn) == "e"
+            assert conn.execute(sa.text(TOASTED)).scalar_one() > 0
+    finally:
+        with clean_db.begin() as conn:
+            _alembic(conn, "heads")
+    with clean_db.connect() as conn:
+        assert _storage(conn) == "m"
+        assert conn.execute(sa.text(TOASTED)).scalar_one() == 0
+        assert conn.execute(sa.text("SELECT to_regclass('ix_chunks_component')")).scalar() is not None
+    assert search_docs("gamma option limit", "inline", 1, mode="dense")[0]["source_path"] == "old.md"
