@@ -142,6 +142,7 @@ def index_paths(
     known = known_documents(engine, component)
     known_paths_by_hash = {digest: path for path, (_, digest) in known.items()}
     copies: list[tuple[str, str]] = []  # (new source path, known path with the same content)
+    named: dict[str, Path] = {}  # source path -> the batch's file stored under it
 
     def finish(result: FileResult) -> None:
         report.results.append(result)
@@ -153,6 +154,20 @@ def index_paths(
         name = str(path)
         try:
             source_path = name = source_path_of(path, base_dir)
+            if (first := named.get(source_path)) is None:
+                named[source_path] = path
+            else:
+                if first.resolve() == path.resolve():  # one file listed twice (or a link to it)
+                    finish(
+                        FileResult(source_path, "unchanged", reason=f"Listed twice ({first}); indexed once.")
+                    )
+                    continue
+                # Names that differ only in removed control/bidi characters: the second file
+                # would silently replace the first one's chunks.
+                raise LoaderError(
+                    f"{path} would be stored as {source_path}, the name {first} already has in this "
+                    "batch (the names differ only in control or bidi characters); rename one of them."
+                )
             if (size := path.stat().st_size) > MAX_FILE_BYTES:
                 raise LoaderError(
                     f"{path.name} is {size / 1e6:,.0f} MB; the limit is {MAX_FILE_BYTES / 1e6:,.0f} MB per file."

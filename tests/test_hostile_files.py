@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+from conftest import write
 from hostile_files import issue_batch, nested_divs, ordinary
 
 from docsassistant.chunking import chunk_document
@@ -111,3 +113,23 @@ def test_a_file_over_the_size_cap_is_refused_unread(clean_db, tmp_path: Path, mo
     big.write_text("# Big\n\n" + "word " * 20, encoding="utf-8")
     [result] = index_paths([big], "cap", base=tmp_path).results
     assert result.status == "failed" and "MB per file" in result.reason
+
+
+def test_names_differing_only_in_bidi_characters_do_not_replace_each_other(clean_db, tmp_path: Path) -> None:
+    """Found by an independent QA pass: `a\\u202e.md` and `a.md` were both stored as `a.md`,
+    the second silently replacing the first one's chunks. The second now fails alone; a file
+    listed twice is indexed once."""
+    write(tmp_path / "a.md", "# Plain\n\nThe plain page holds the word marmalade.")
+    write(tmp_path / "a\u202e.md", "# Twisted\n\nThe twisted page holds the word quince.")
+    report = index_paths([tmp_path, tmp_path / "a.md"], "bidi", base=tmp_path)
+    by_status = {r.status: r for r in report.results}
+    assert sorted(r.status for r in report.results) == ["added", "failed", "unchanged"]
+    assert "rename one of them" in by_status["failed"].reason
+    assert "indexed once" in by_status["unchanged"].reason
+    with clean_db.connect() as conn:
+        rows = (
+            conn.execute(sa.text("SELECT source_path FROM documents WHERE component = 'bidi'"))
+            .scalars()
+            .all()
+        )
+    assert rows == ["a.md"]
