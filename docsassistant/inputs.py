@@ -49,3 +49,15 @@ def clean_question(question: str | None) -> str:
 
 def clean_query(query: str | None) -> str:
     return clean_text(query, what="search query", max_chars=MAX_QUERY_CHARS)
+
+
+def clip_query(text: str, max_chars: int = MAX_QUERY_CHARS) -> str:
+    """`text` cut to a usable search query: at most `max_chars`, at a word boundary. For the
+    searches the agent makes of the user's question itself, which may be 4,000 characters
+    long: refusing them would leave a long question never searched."""
+    text = strip_controls(text).strip()
+    if len(text) <= max_chars:
+        return text
+    cut = text[: max_chars + 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > max_chars // 2 else cut[:max_chars]).rstrip()

@@ -204,6 +204,20 @@ def test_partial_evidence_is_flagged(docs: Path, model: ShapeFake) -> None:
     assert "partial_evidence" in flags(record)
 
 
+def test_a_regenerated_answer_carries_each_flag_once(docs: Path, model: ShapeFake) -> None:
+    """Found by an independent QA pass: partial evidence plus the one regeneration for
+    citations listed `partial_evidence` twice in the record (`ask --json`, MCP)."""
+    model.search("HTTP client retries")
+    model.script("grade", json.dumps({"relevant": [1], "sufficient": False}))
+    for _ in range(3):
+        model.script("decide", "That is all I found.")
+    model.script("generate", "It retries three times.")
+    model.script("generate", "It retries failed requests three times [1].")
+    record = run_turn(ASK, component="core")
+    assert len(model.of_kind("generate")) == 2
+    assert flags(record).count("partial_evidence") == 1
+
+
 def test_nothing_relevant_found_is_flagged(docs: Path, model: ShapeFake) -> None:
     for _ in range(3):
         model.script("grade", json.dumps({"relevant": [], "sufficient": False}))

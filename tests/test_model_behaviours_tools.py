@@ -260,6 +260,53 @@ def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, mo
     assert second["model_calls"] == 5  # the standalone question costs one call on a follow-up
 
 
+def test_follow_up_in_another_language_is_made_standalone(corpus: Path, model: ShapeFake) -> None:
+    """Found by an independent QA pass: a German follow-up ("… ihr Standardwert …") was
+    searched as typed, because the referring words looked for are English ones. A message
+    not written in English now always gets the standalone-question call on a follow-up."""
+    first = run_turn("What does CLIENT_TIMEOUT configure?")
+    resolved = "What is the default value of CLIENT_TIMEOUT in production?"
+    model.script("standalone", json.dumps({"standalone_question": resolved}))
+    second = run_turn("Und wie hoch ist denn ihr Standardwert in der Produktion?", first["thread_id"])
+    assert len(model.of_kind("standalone")) == 1
+    assert second["standalone_question"] == resolved
+    assert tool_calls(second)[0][1]["query"] == resolved
+
+
+def test_question_longer_than_a_search_query_is_still_searched(corpus: Path, model: ShapeFake) -> None:
+    """Found by an independent QA pass: a 1,200-character question (questions may have 4,000,
+    search queries 1,000) answered from memory (Open WebUI #11592: models answer without
+    calling tools) was checked by searching the whole question, which the query limit
+    refused twice; the turn ended "I searched for: nothing" with `no_relevant_docs`. The
+    agent's own searches of the question are now clipped to the limit."""
+    context = " ".join(["The gateway runs in production with many workers."] * 25)
+    question = f"What is the default request timeout of the HTTP client? Context: {context}"
+    assert 1000 < len(question) <= 4000
+    for _ in range(2):
+        model.script("decide", "The default is five minutes.")  # from memory, no tool call
+    record = run_turn(question, component="core")
+    queries = [args["query"] for _, args in tool_calls(record)]
+    assert queries and all(len(q) <= 1000 for q in queries)
+    assert queries[0].startswith("What is the default request timeout")
+    assert "thirty seconds" in record["answer"] and "grounded" in flags(record)
+    assert not {"no_relevant_docs", "search_failed"} & set(flags(record))
+
+
+def test_a_turn_where_no_search_could_run_does_not_claim_the_docs_lack_the_answer(
+    corpus: Path, model: ShapeFake
+) -> None:
+    """Every search the model asks for is refused (an unknown component, twice: small models
+    repeat a bad call, ollama #11185). Nothing was searched, so the answer must not say the
+    documentation does not cover the question (`no_relevant_docs`)."""
+    for _ in range(3):
+        model.search("request timeout", component="no-such-component")
+    record = run_turn("What is the default request timeout?")
+    assert not any(args.get("component") != "no-such-component" for _, args in tool_calls(record))
+    assert "search_failed" in flags(record) and "no_relevant_docs" not in flags(record)
+    assert "could not search the documentation" in record["answer"]
+    assert "no-such-component" in record["answer"] and "grounded" not in flags(record)
+
+
 # -- loops and caps ------------------------------------------------------------------------------
 
 

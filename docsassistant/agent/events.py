@@ -59,6 +59,7 @@ FLAG_KINDS = {
     "injection_obeyed": "The answer carries out an order found in a source",
     "partial_evidence": "Answered from partial evidence",
     "no_relevant_docs": "The documentation does not seem to cover this",
+    "search_failed": "No search could run, so the documentation was not consulted",
     "not_from_documentation": "Answered without evidence from the documentation",
     "not_verified": "The answer was not verified",
     "budget_reached": "A search, rewrite, step or time budget was reached",

@@ -5,7 +5,9 @@ default value of hnsw.ef_search?". It drives the searches, grading, rewriting, g
 and verification of the turn. A first turn is its own standalone question (no model call),
 and so is a later message that cannot lean on the conversation: no referring word
 ("it", "that", "the same" …), no opening connector ("and", "what about" …), more than a few
-words. Anything else costs one structured call.
+words, and written in English: the referring words are English ones, so a follow-up in
+another language ("Und wie hoch ist ihr Standardwert?") always gets the call. Anything
+else costs one structured call.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ _REFERS = re.compile(
     r"one|ones|same|above|previous|former|latter|earlier|else|other|another|again|also|too)\b",
     re.IGNORECASE,
 )
+# English function words: a message with fewer than two of them (or where they are under a
+# fifth of its words) is taken as written in another language, where _REFERS sees nothing.
+_ENGLISH = frozenset(
+    "a an the is are was were be been do does did can could should would will how what which "  # noqa: SIM905
+    "who whom why when where of to for with from on at by as and or not i you we my your our "
+    "there this that it its".split()
+)
 _CONNECTOR = re.compile(r"^\W*(and|but|or|also|so|then|what about|how about|same)\b", re.IGNORECASE)
 
 
@@ -41,10 +50,21 @@ class StandaloneQuestion(BaseModel):
     )
 
 
+def looks_english(question: str) -> bool:
+    words = re.findall(r"[^\W\d_]+", question.lower())
+    common = sum(word in _ENGLISH for word in words)
+    return common >= 2 and common * 5 >= len(words)
+
+
 def stands_alone(question: str) -> bool:
     """True when the message cannot lean on the conversation (no model call needed)."""
     long_enough = len(question.split()) > SHORT_WORDS
-    return long_enough and not _REFERS.search(question) and not _CONNECTOR.match(question)
+    return (
+        long_enough
+        and looks_english(question)
+        and not _REFERS.search(question)
+        and not _CONNECTOR.match(question)
+    )
 
 
 def standalone_question(messages: list[BaseMessage], question: str, ctx: AgentContext) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.llm import ModelUnavailable
 from docsassistant.agent.state import AgentState
+from docsassistant.inputs import clip_query
 
 Node = Callable[[AgentState, Runtime[AgentContext]], dict[str, Any]]
 
@@ -71,8 +72,9 @@ def chunks_by_ids(state: AgentState, ids: list[int]) -> list[dict[str, Any]]:
 
 def queued_search(call_id: str, query: str) -> dict[str, Any]:
     """A search the graph queues itself (fallback or rewrite), with the AI message that
-    keeps the model's view of the conversation consistent."""
-    call = {"id": call_id, "name": "search_docs", "args": {"query": query}}
+    keeps the model's view of the conversation consistent. The query is the question
+    (or a rewrite of it), clipped to the search's query limit."""
+    call = {"id": call_id, "name": "search_docs", "args": {"query": clip_query(query)}}
     message = AIMessage("", tool_calls=[{**call, "type": "tool_call"}])
     return {"pending_calls": [call], "steps": [message]}
 

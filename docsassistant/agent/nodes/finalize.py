@@ -20,12 +20,26 @@ NOT_COVERED = (
     "Try rephrasing, or check that the relevant documents are indexed."
 )
 
+NO_SEARCH = (
+    "I could not search the documentation for this question: no search could run ({why}). "
+    "Nothing was looked up, so this is not a sign that the documentation lacks the answer; "
+    "try again, or ask a shorter question."
+)
+
 NO_REPLY = "The model returned an empty reply. Please try again or rephrase the question."
 
 
 @traced("no_answer")
 def no_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    """Say plainly that the documentation does not cover the question (no model call)."""
+    """Say plainly that the documentation does not cover the question (no model call), or,
+    when no search ran at all (every call refused or failed), that it was never searched."""
+    if not state.get("queries"):
+        errors = [
+            e["message"] for e in state.get("trace", []) if e.get("type") == "error" and e.get("message")
+        ]
+        why = errors[-1] if errors else "no search was made"
+        trace = [flag("search_failed", "No search could run; the documentation was not consulted.")]
+        return {"answer": NO_SEARCH.format(why=why), "citations": [], "sources": [], "trace": trace}
     queries = ", ".join(f"“{q}”" for q in state.get("queries", [])) or "nothing"
     trace = [flag("no_relevant_docs", "No relevant documentation was found.")]
     return {"answer": NOT_COVERED.format(queries=queries), "citations": [], "sources": [], "trace": trace}
@@ -62,6 +76,8 @@ def turn_record(state: AgentState, **known: Any) -> TurnRecord:
     index, status, error)."""
     trace = [TraceEvent.model_validate(e) for e in state.get("trace") or []]
     flags = [Flag.model_validate(e.model_dump()) for e in trace if e.type == "flag"]
+    # A regenerated answer passes generate twice and would carry its flags twice.
+    flags = list({(f.kind, f.message): f for f in flags}.values())
     if known.get("status") == "failed":
         # A failed turn's answer is the stop message, not the verified draft: `grounded`
         # would vouch for text nobody is shown (the trace still says it was verified).
