@@ -205,14 +205,15 @@ def test_partial_evidence_is_flagged(docs: Path, model: ShapeFake) -> None:
 
 
 def test_a_regenerated_answer_carries_each_flag_once(docs: Path, model: ShapeFake) -> None:
-    """Found by an independent QA pass: partial evidence plus the one regeneration for
-    citations listed `partial_evidence` twice in the record (`ask --json`, MCP)."""
+    """Found by an independent QA pass: partial evidence plus the regeneration for an
+    unsupported claim listed `partial_evidence` twice in the record (`ask --json`, MCP)."""
+    unsupported = [{"claim": "It retries forever.", "supported": False, "sources": []}]
     model.search("HTTP client retries")
     model.script("grade", json.dumps({"relevant": [1], "sufficient": False}))
     for _ in range(3):
         model.script("decide", "That is all I found.")
-    model.script("generate", "It retries three times.")
-    model.script("generate", "It retries failed requests three times [1].")
+    model.script("generate", "It retries forever [1].")
+    model.script("verify", json.dumps({"claims": unsupported}))
     record = run_turn(ASK, component="core")
     assert len(model.of_kind("generate")) == 2
     assert flags(record).count("partial_evidence") == 1
