@@ -54,14 +54,34 @@ EXACT_DENSE_MAX = 2000  # a scope of at most this many chunks is searched exactl
 
 
 def _dense_sql(scoped: bool, exact: bool = False) -> str:
-    """`exact`: the `+ 0` keeps the planner off the HNSW index (a full scan and sort). An
-    independent QA pass found HNSW's top 50 on a 111-chunk store holding 108 chunks with only
-    12 distinct vectors (one sentence repeated): the duplicates filled the list and the
-    right page, one of 111, never appeared. A small scope costs ~1 ms to scan exactly."""
+    """Canonical chunks only: one per (component, embedding), the ones in the partial HNSW
+    index (migration 0008). HNSW links identical vectors only to each other, so a large
+    group of them was a sink the graph search could not leave: the top 50 held only the
+    group and the nearest chunk was in no dense rank (independent QA pass).
+
+    A duplicate (identical vector, not canonical) that the lexical lists already found
+    (`:others`) is credited with its canonical chunk's score, placed just after it: several
+    documents holding the same passage then rank alike, while a group of duplicates still
+    takes one of the `n` places, never all of them.
+
+    `exact`: the `+ 0` keeps the planner off the HNSW index (a full scan and sort); a small
+    scope costs ~1 ms to scan exactly."""
     order = "(embedding <=> CAST(:qvec AS vector)) + 0" if exact else "embedding <=> CAST(:qvec AS vector)"
     return f"""
-        SELECT id, 1 - (embedding <=> CAST(:qvec AS vector)) AS score FROM chunks {_where(scoped)}
-        ORDER BY {order} LIMIT :n"""
+        WITH hits AS MATERIALIZED (
+            SELECT h.*, row_number() OVER () AS pos FROM (
+                SELECT id, component, embedding_hash, embedding,
+                       1 - (embedding <=> CAST(:qvec AS vector)) AS score
+                FROM chunks WHERE canonical {_where(scoped, "AND")}
+                ORDER BY {order} LIMIT :n) h)
+        SELECT id, score FROM (
+            SELECT id, score, pos, false AS copy FROM hits
+            UNION ALL
+            SELECT c.id, h.score, h.pos, true FROM chunks c JOIN hits h
+              ON c.component = h.component AND c.embedding_hash = h.embedding_hash
+             AND c.embedding = h.embedding
+            WHERE c.id = ANY(CAST(:others AS bigint[])) AND NOT c.canonical) r
+        ORDER BY pos, copy, id"""
 
 
 def _ident_sql(scoped: bool) -> str:
@@ -106,6 +126,7 @@ def ranked_lists(
     if embedding is not None:
         exact = scope_chunks <= EXACT_DENSE_MAX
         params["qvec"] = vector_literal(embedding.result())
+        params["others"] = sorted({i for name in ("bm25", "ident") for i, _ in lists.get(name, [])})
         rows = conn.execute(sa.text(_dense_sql(scope is not None, exact)), params).all()
         lists["dense"] = [(int(r.id), float(r.score)) for r in rows]
     return lists
