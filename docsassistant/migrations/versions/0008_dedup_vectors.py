@@ -55,8 +55,11 @@ def upgrade() -> None:
     op.execute(
         "ALTER TABLE chunks ADD COLUMN canonical boolean NOT NULL DEFAULT true, ADD COLUMN embedding_hash bigint"
     )
-    # The backfill rewrites every row: without the HNSW index it is not inserted into the graph again.
+    # The backfill rewrites every row: without the HNSW index it is not inserted into the graph
+    # again. It changes no text, so 0004's BM25 update trigger has nothing to do; over every
+    # row at once its transition-table joins ran for over 9 minutes on 6,422 chunks (0.5 s off).
     op.execute("DROP INDEX ix_chunks_embedding_hnsw")
+    op.execute("ALTER TABLE chunks DISABLE TRIGGER chunks_bm25_update")
     op.execute(
         """
         UPDATE chunks c SET embedding_hash = s.h, canonical = s.first
@@ -64,6 +67,7 @@ def upgrade() -> None:
               FROM (SELECT id, component, embedding, hashtextextended(embedding::text, 0) AS h FROM chunks) x) s
         WHERE c.id = s.id"""
     )
+    op.execute("ALTER TABLE chunks ENABLE TRIGGER chunks_bm25_update")
     op.execute("CREATE INDEX ix_chunks_embedding_key ON chunks (embedding_hash)")
     op.execute(f"{HNSW} WHERE canonical")
     op.execute(
