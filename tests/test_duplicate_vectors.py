@@ -5,6 +5,7 @@ dropped out of the dense list. Only one chunk per (component, vector) is in the 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -213,3 +214,29 @@ def test_reindex_leaves_one_canonical_chunk_per_new_vector(clean_db, settings, t
             sa.text("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_chunks_embedding_hnsw'")
         ).scalar_one()
     assert index.endswith("WHERE canonical")
+
+
+def test_a_copy_inserted_while_its_canonical_chunk_is_deleted_becomes_canonical(clean_db) -> None:
+    """The insert waits for the chunk writers' lock that the delete holds, then sees the
+    delete: without the lock in the BEFORE trigger it saw the doomed chunk, stayed
+    non-canonical, and the vector had no canonical chunk left (out of dense search)."""
+    v = unit(np.random.default_rng(11).standard_normal(DIM))
+    with clean_db.begin() as conn:
+        add_document(conn, "docs", "a.md", v[None, :])
+    inserted: list[int] = []
+
+    def insert_copy() -> None:
+        with clean_db.begin() as conn:
+            inserted.extend(add_document(conn, "docs", "b.md", v[None, :]))
+
+    with clean_db.connect() as deleting:
+        deleting.begin()
+        deleting.execute(sa.text("DELETE FROM documents WHERE source_path = 'a.md'"))
+        writer = threading.Thread(target=insert_copy)
+        writer.start()
+        writer.join(timeout=1.0)
+        assert writer.is_alive()  # waiting for the lock
+        deleting.commit()
+    writer.join(timeout=30)
+    with clean_db.connect() as conn:
+        assert flags(conn) == {inserted[0]: True}
