@@ -70,16 +70,15 @@ def _dense_sql(scoped: bool, exact: bool = False) -> str:
     return f"""
         WITH hits AS MATERIALIZED (
             SELECT h.*, row_number() OVER () AS pos FROM (
-                SELECT id, component, embedding_hash, embedding,
-                       1 - (embedding <=> CAST(:qvec AS vector)) AS score
+                SELECT id, component, embedding_hash, 1 - (embedding <=> CAST(:qvec AS vector)) AS score
                 FROM chunks WHERE canonical {_where(scoped, "AND")}
                 ORDER BY {order} LIMIT :n) h)
         SELECT id, score FROM (
             SELECT id, score, pos, false AS copy FROM hits
             UNION ALL
-            SELECT c.id, h.score, h.pos, true FROM chunks c JOIN hits h
-              ON c.component = h.component AND c.embedding_hash = h.embedding_hash
-             AND c.embedding = h.embedding
+            SELECT c.id, h.score, h.pos, true FROM chunks c
+            JOIN hits h ON c.embedding_hash = h.embedding_hash AND c.component = h.component
+            JOIN chunks k ON k.id = h.id AND k.embedding = c.embedding  -- the hash only narrows
             WHERE c.id = ANY(CAST(:others AS bigint[])) AND NOT c.canonical) r
         ORDER BY pos, copy, id"""
 
