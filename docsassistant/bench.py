@@ -538,10 +538,11 @@ def _store_hnsw_recall(settings: Settings, query_vectors: np.ndarray, ef_values:
     from docsassistant.search import CANDIDATES
 
     with _pg_connect(settings) as conn:
-        rows = conn.execute("SELECT id, embedding FROM chunks ORDER BY id").fetchall()
+        # Canonical chunks: the ones in the (partial) index, one per distinct vector.
+        rows = conn.execute("SELECT id, embedding FROM chunks WHERE canonical ORDER BY id").fetchall()
         ids = np.array([r[0] for r in rows])
         matrix = np.stack([r[1].to_numpy() for r in rows]).astype(np.float32)
-        sql = f"SELECT id FROM chunks ORDER BY embedding <=> %s::vector LIMIT {CANDIDATES}"
+        sql = f"SELECT id FROM chunks WHERE canonical ORDER BY embedding <=> %s::vector LIMIT {CANDIDATES}"
         out: dict = {"chunks": len(ids), "limit": CANDIDATES}
         truths = [ids[np.argsort(-(matrix @ q), kind="stable")[:CANDIDATES]] for q in query_vectors]
         for ef in ef_values:

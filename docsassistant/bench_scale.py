@@ -19,7 +19,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 
 from docsassistant.config import Settings, get_settings
-from docsassistant.store import open_store
+from docsassistant.store import CHUNKS_HNSW_INDEX, open_store
 
 PREFIX = "synthetic-"
 
@@ -82,11 +82,7 @@ def inflate_store(
         insert_s = time.perf_counter() - start
         say("Building the HNSW index…")
         conn.execute(sa.text("SET LOCAL maintenance_work_mem = '1GB'"))
-        conn.execute(
-            sa.text(
-                "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
-            )
-        )
+        conn.execute(sa.text(CHUNKS_HNSW_INDEX))
     build_s = time.perf_counter() - start - insert_s
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         say("VACUUM ANALYZE…")

@@ -10,7 +10,7 @@ from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import embedder_identity, get_embedder, vector_literal
 from docsassistant.ingest import embedding_text
 from docsassistant.knowledge_graph.store import reembed_entities
-from docsassistant.store import open_store, record_model
+from docsassistant.store import CHUNKS_HNSW_INDEX, open_store, record_model
 
 BATCH = 512
 
@@ -50,11 +50,8 @@ def reindex(settings: Settings | None = None, progress: Callable[[int, int], Non
             if progress:
                 progress(min(start + BATCH, len(rows)), len(rows))
         conn.execute(sa.text("ALTER TABLE chunks ALTER COLUMN embedding SET NOT NULL"))
-        conn.execute(
-            sa.text(
-                "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
-            )
-        )
+        # The canonical flags followed the updates (0009's triggers): one chunk per vector.
+        conn.execute(sa.text(CHUNKS_HNSW_INDEX))
         reembed_entities(conn, embedder.embed_phrases, embedder.dim)  # the knowledge graph's
         record_model(conn, settings.embedding_model, embedder.dim, embedder_identity(settings))
     return len(rows)

@@ -54,15 +54,43 @@ EXACT_DENSE_MAX = 2000  # a scope of at most this many chunks is searched exactl
 
 
 def _dense_sql(scoped: bool, exact: bool = False) -> str:
-    """`exact`: the `+ 0` keeps the planner off the HNSW index (a full scan and sort). An
-    independent QA pass found HNSW's top 50 on a 111-chunk store holding 108 chunks with only
-    12 distinct vectors (one sentence repeated): the duplicates filled the list and the
-    right page, one of 111, never appeared. With the vectors in the row (migration 0008) a
-    scope of 1,990 chunks scans in ~1.4 ms; read through TOAST it took ~21 ms."""
+    """Canonical chunks only: one per (component, embedding), the ones in the partial HNSW
+    index (migration 0009). HNSW links identical vectors only to each other, so a large
+    group of them was a sink the graph search could not leave: the top 50 held only the
+    group and the nearest chunk was in no dense rank (independent QA pass).
+
+    A duplicate (identical vector, not canonical) that the lexical lists already found
+    (`:others`) is credited with its canonical chunk's score, placed just after it: several
+    documents holding the same passage then rank alike, while a group of duplicates still
+    takes one of the `n` places, never all of them.
+
+    `exact`: the `+ 0` keeps the planner off the HNSW index (a full scan and sort). With the
+    vectors in the row (migration 0008) a scope of 1,990 chunks scans in ~1.4 ms; read
+    through TOAST it took ~21 ms. A scoped exact scan finds its rows by their documents
+    (`ix_chunks_document_id`), so a small component is read alone in a large store; chunks
+    have no index on their component, which would let the planner replace HNSW by a sort
+    of a large component's every distance."""
     order = "(embedding <=> CAST(:qvec AS vector)) + 0" if exact else "embedding <=> CAST(:qvec AS vector)"
+    where = f"canonical {_where(scoped, 'AND')}"
+    if exact and scoped:
+        where += (
+            " AND document_id = ANY(ARRAY(SELECT id FROM documents"
+            " WHERE component = ANY(CAST(:scope AS text[]))))"
+        )
     return f"""
-        SELECT id, 1 - (embedding <=> CAST(:qvec AS vector)) AS score FROM chunks {_where(scoped)}
-        ORDER BY {order} LIMIT :n"""
+        WITH hits AS MATERIALIZED (
+            SELECT h.*, row_number() OVER () AS pos FROM (
+                SELECT id, component, embedding_hash, 1 - (embedding <=> CAST(:qvec AS vector)) AS score
+                FROM chunks WHERE {where}
+                ORDER BY {order} LIMIT :n) h)
+        SELECT id, score FROM (
+            SELECT id, score, pos, false AS copy FROM hits
+            UNION ALL
+            SELECT c.id, h.score, h.pos, true FROM chunks c
+            JOIN hits h ON c.embedding_hash = h.embedding_hash AND c.component = h.component
+            JOIN chunks k ON k.id = h.id AND k.embedding = c.embedding  -- the hash only narrows
+            WHERE c.id = ANY(CAST(:others AS bigint[])) AND NOT c.canonical) r
+        ORDER BY pos, copy, id"""
 
 
 def _ident_sql(scoped: bool) -> str:
@@ -107,6 +135,7 @@ def ranked_lists(
     if embedding is not None:
         exact = scope_chunks <= EXACT_DENSE_MAX
         params["qvec"] = vector_literal(embedding.result())
+        params["others"] = sorted({i for name in ("bm25", "ident") for i, _ in lists.get(name, [])})
         rows = conn.execute(sa.text(_dense_sql(scope is not None, exact)), params).all()
         lists["dense"] = [(int(r.id), float(r.score)) for r in rows]
     return lists

@@ -16,6 +16,11 @@ from docsassistant.embeddings import embedder_identity, get_embedder, is_bundled
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _BUNDLED_DIM = 384
+# The chunks' HNSW index holds canonical chunks only, one per (component, embedding):
+# identical vectors in the graph link only to each other and trap its search (0009).
+CHUNKS_HNSW_INDEX = (
+    "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops) WHERE canonical"
+)
 
 
 class StoreModelMismatch(RuntimeError):

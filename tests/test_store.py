@@ -24,7 +24,9 @@ def test_schema_has_documented_tables_and_indexes(engine) -> None:
             )
         ).scalar()
     assert {"documents", "chunks", "store_meta", "alembic_version"} <= tables
-    assert "USING hnsw (embedding vector_cosine_ops)" in indexes["ix_chunks_embedding_hnsw"]
+    assert indexes["ix_chunks_embedding_hnsw"].endswith(
+        "USING hnsw (embedding vector_cosine_ops) WHERE canonical"
+    )
     assert "USING gin (tsv)" in indexes["ix_chunks_tsv"]
     assert fk == "c"  # ON DELETE CASCADE
 

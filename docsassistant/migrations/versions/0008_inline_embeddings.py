@@ -1,4 +1,4 @@
-"""Chunk embeddings stored in the row (STORAGE MAIN), and an index on chunks' component.
+"""Chunk embeddings stored in the row (STORAGE MAIN).
 
 pgvector's `vector` type defaults to EXTERNAL storage: a chunk row (content, tsvector,
 terms and a 1,544-byte vector(384)) passes PostgreSQL's 2 kB TOAST threshold, so 5,838 of
@@ -13,9 +13,6 @@ Existing rows keep their TOASTed vectors until rewritten: the migration rewrites
 table (CLUSTER, which re-toasts by the new storage) when it holds at most
 REWRITE_MAX_CHUNKS chunks (~1.7 s at 6.4k); a larger store gets the new storage for new
 and re-indexed chunks, and `VACUUM FULL chunks` moves the rest (docs/architecture.md).
-
-The component index lets the exact scan of one small component read only its rows, not
-the whole table, when the store holds other, larger components.
 
 Revision ID: 0008
 """
@@ -33,7 +30,6 @@ REWRITE_MAX_CHUNKS = 20_000
 
 def upgrade() -> None:
     op.execute("ALTER TABLE chunks ALTER COLUMN embedding SET STORAGE MAIN")
-    op.execute("CREATE INDEX ix_chunks_component ON chunks (component)")
     chunks = op.get_bind().execute(sa.text("SELECT count(*) FROM chunks")).scalar_one()
     if chunks <= REWRITE_MAX_CHUNKS:
         # CLUSTER (unlike VACUUM FULL) may run inside the migration's transaction.
@@ -42,5 +38,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute("DROP INDEX ix_chunks_component")
     op.execute("ALTER TABLE chunks ALTER COLUMN embedding SET STORAGE EXTERNAL")
