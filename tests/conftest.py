@@ -128,3 +128,12 @@ def write(path: Path, text: str) -> Path:
 def flags(record: dict[str, Any]) -> list[str]:
     """The kinds of a turn record's flags, in order."""
     return [f["kind"] for f in record["flags"]]
+
+
+def entity_index_options(conn: Any) -> list[str] | None:
+    """The entity HNSW index's build options (pg_class.reloptions), e.g. ["m=8", ...]."""
+    import sqlalchemy as sa  # imported late, as the package is: the environment comes first
+
+    return conn.execute(
+        sa.text("SELECT reloptions FROM pg_class WHERE relname = 'ix_entities_embedding_hnsw'")
+    ).scalar()

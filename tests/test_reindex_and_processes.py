@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from conftest import write
+from conftest import entity_index_options, write
 
 from docsassistant.embeddings import embedder_identity
 from docsassistant.ingest import index_paths
@@ -35,7 +35,10 @@ def test_reindex_rebuilds_embeddings_and_records_the_model(clean_db, settings, t
         with clean_db.connect() as conn:
             after = conn.execute(sa.text("SELECT embedding::text FROM chunks")).scalar()
             index = conn.execute(sa.text("SELECT to_regclass('ix_chunks_embedding_hnsw')")).scalar()
+            entity_options = entity_index_options(conn)
         assert after == before and index is not None
+        # reembed_entities rebuilt the entity index with migration 0009's options.
+        assert entity_options == ["m=8", "ef_construction=32"]
         assert search_docs("gamma setting", "re", 1, mode="dense")[0]["source_path"] == "a.md"
     finally:
         with clean_db.begin() as conn:

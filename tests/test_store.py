@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from conftest import entity_index_options
 
 from docsassistant.embeddings import embedder_identity
 from docsassistant.readonly_sql import count_chunks, readonly_connection
@@ -29,6 +30,25 @@ def test_schema_has_documented_tables_and_indexes(engine) -> None:
     )
     assert "USING gin (tsv)" in indexes["ix_chunks_tsv"]
     assert fk == "c"  # ON DELETE CASCADE
+
+
+def test_entity_index_has_migration_0009_options(engine) -> None:
+    """Migration 0009: the entity index's cheaper HNSW build options (issue 9); its
+    downgrade restores pgvector's defaults (no options), as 0005 built the index."""
+    from test_inline_embeddings import _alembic
+
+    with engine.connect() as conn:
+        assert entity_index_options(conn) == ["m=8", "ef_construction=32"]
+    with engine.begin() as conn:
+        _alembic(conn, "0008", down=True)
+    try:
+        with engine.connect() as conn:
+            assert entity_index_options(conn) is None
+    finally:
+        with engine.begin() as conn:
+            _alembic(conn, "heads")
+    with engine.connect() as conn:
+        assert entity_index_options(conn) == ["m=8", "ef_construction=32"]
 
 
 def test_embedding_model_is_recorded_and_mismatch_names_reindex(engine, settings) -> None:

@@ -25,6 +25,12 @@ EMBED_BATCH = 2048
 # word differently. Identifiers and terms are matched by their exact phrase; embedding
 # them too tripled the entities to embed (measured: the largest cost of the graph).
 EMBEDDED_KINDS = ["name", "title", "heading", "llm"]
+# The entity index as migration 0009 builds it: cheaper than pgvector's defaults (m 16,
+# ef_construction 64), whose insertion was most of the entity-embedding step (issue 9).
+ENTITY_INDEX_SQL = (
+    "CREATE INDEX ix_entities_embedding_hnsw ON entities USING hnsw (embedding vector_cosine_ops) "
+    "WITH (m = 8, ef_construction = 32)"
+)
 
 
 def default_extractor(title: str, chunks: list[tuple[int, str, str]]) -> list[ChunkGraph]:
@@ -225,9 +231,5 @@ def reembed_entities(conn: sa.Connection, embed: Callable[[list[str]], object], 
     done = 0
     while n := _embed_batch(conn, embed):
         done += n
-    conn.execute(
-        sa.text(
-            "CREATE INDEX ix_entities_embedding_hnsw ON entities USING hnsw (embedding vector_cosine_ops)"
-        )
-    )
+    conn.execute(sa.text(ENTITY_INDEX_SQL))
     return done
