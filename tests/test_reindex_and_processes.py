@@ -37,7 +37,7 @@ def test_reindex_rebuilds_embeddings_and_records_the_model(clean_db, settings, t
             index = conn.execute(sa.text("SELECT to_regclass('ix_chunks_embedding_hnsw')")).scalar()
             entity_options = entity_index_options(conn)
         assert after == before and index is not None
-        # reembed_entities rebuilt the entity index with migration 0009's options.
+        # reembed_entities rebuilt the entity index with migration 0010's options.
         assert entity_options == ["m=8", "ef_construction=32"]
         assert search_docs("gamma setting", "re", 1, mode="dense")[0]["source_path"] == "a.md"
     finally:

@@ -32,15 +32,15 @@ def test_schema_has_documented_tables_and_indexes(engine) -> None:
     assert fk == "c"  # ON DELETE CASCADE
 
 
-def test_entity_index_has_migration_0009_options(engine) -> None:
-    """Migration 0009: the entity index's cheaper HNSW build options (issue 9); its
+def test_entity_index_has_migration_0010_options(engine) -> None:
+    """Migration 0010: the entity index's cheaper HNSW build options (issue 9); its
     downgrade restores pgvector's defaults (no options), as 0005 built the index."""
     from test_inline_embeddings import _alembic
 
     with engine.connect() as conn:
         assert entity_index_options(conn) == ["m=8", "ef_construction=32"]
     with engine.begin() as conn:
-        _alembic(conn, "0008", down=True)
+        _alembic(conn, "0009", down=True)
     try:
         with engine.connect() as conn:
             assert entity_index_options(conn) is None

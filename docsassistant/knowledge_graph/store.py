@@ -25,7 +25,7 @@ EMBED_BATCH = 2048
 # word differently. Identifiers and terms are matched by their exact phrase; embedding
 # them too tripled the entities to embed (measured: the largest cost of the graph).
 EMBEDDED_KINDS = ["name", "title", "heading", "llm"]
-# The entity index as migration 0009 builds it: cheaper than pgvector's defaults (m 16,
+# The entity index as migration 0010 builds it: cheaper than pgvector's defaults (m 16,
 # ef_construction 64), whose insertion was most of the entity-embedding step (issue 9).
 ENTITY_INDEX_SQL = (
     "CREATE INDEX ix_entities_embedding_hnsw ON entities USING hnsw (embedding vector_cosine_ops) "

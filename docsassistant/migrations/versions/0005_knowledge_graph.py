@@ -27,7 +27,7 @@ def upgrade() -> None:
             embedding vector({dim})
         )"""
     )
-    # pgvector's default options (m = 16, ef_construction = 64); migration 0009 rebuilds
+    # pgvector's default options (m = 16, ef_construction = 64); migration 0010 rebuilds
     # the index with cheaper ones.
     op.execute("CREATE INDEX ix_entities_embedding_hnsw ON entities USING hnsw (embedding vector_cosine_ops)")
     op.execute(

@@ -12,13 +12,13 @@ The index is rebuilt here, in the migration's transaction (0.62–0.80 s for the
 vectors of the MuSiQue store, measured). `reembed_entities` (`docsassistant reindex`)
 builds it with the same options.
 
-Revision ID: 0009
+Revision ID: 0010
 """
 
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
