@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docsassistant.agent.citations import check_citations
-from docsassistant.agent.grounding import judge
+from docsassistant.agent.grounding import judge, unbacked_numbers
 from docsassistant.agent.schemas import ClaimCheck
 
 
@@ -98,3 +98,36 @@ def test_claim_resting_on_uncited_or_no_source_is_a_mismatch(sources: list[int])
 def test_obeyed_injection_fails_even_a_supported_answer() -> None:
     verdict = judge([1], [_claim()], ["BANANA"])
     assert verdict.status == "failed" and _kinds(verdict) == ["injection_obeyed"]
+
+
+def test_a_number_no_cited_source_holds_is_not_grounded() -> None:
+    """The verifier agreeing is not enough for a figure found nowhere in the cited sources
+    (an independent QA pass: "5 GB [1]" citing a page about connection limits was grounded)."""
+    verdict = judge([1], [_claim()], [], ["5"])
+    assert verdict.status == "unsupported" and _kinds(verdict) == ["unsupported_claims"]
+    assert "5" in verdict.flags[0][1]
+
+
+RETRIES = {
+    "title": "Retries",
+    "section": "",
+    "content": "The client retries three times, backing off 200 ms; TLS 1.0 is refused. Up to 10,000 rows.",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "unbacked"),
+    [
+        ("It retries 3 times [1].", []),  # the source's number word backs the digit
+        ("Backoff starts at 200 ms and TLS 1.0 is refused [1].", []),
+        ("Up to 10000 rows [1].", []),  # thousands separators do not matter
+        ("The limit is 5 GB [1].", ["5"]),
+        ("It retries 3 times, at most 7 per minute [1].", ["7"]),
+        ("1. Install it.\n2. Run it 3 times [1].", []),  # list numbering is not a figure
+        ("Set `max_retries=9` [1].", []),  # code is not checked
+        ("It uses SHA256 and v2 [1].", []),  # parts of identifiers are not figures
+        ("About error 404 [1].", []),  # the question says 404
+    ],
+)
+def test_numbers_are_checked_against_the_cited_sources(answer: str, unbacked: list[str]) -> None:
+    assert unbacked_numbers(answer, [RETRIES], "What does error 404 mean?") == unbacked

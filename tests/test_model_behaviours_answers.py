@@ -185,6 +185,19 @@ def test_claim_still_unsupported_after_regeneration_is_flagged(docs: Path, model
     assert len(model.of_kind("generate")) == 2
 
 
+def test_an_invented_figure_is_not_grounded_when_the_verifier_agrees(docs: Path, model: ShapeFake) -> None:
+    """Models state figures from memory and cite a source anyway (Open WebUI #10979,
+    RAGFlow #8594); a verifier of the same kind may call the claim supported. A number no
+    cited source holds keeps the answer from `grounded` (independent QA round 4)."""
+    record = _retries_turn(
+        model,
+        "The client retries failed requests 5 times [1].",
+        claims=[{"claim": "The client retries 5 times.", "supported": True, "sources": [1]}],
+    )
+    assert "grounded" not in flags(record) and "unsupported_claims" in flags(record)
+    assert record["verification"]["status"] == "unsupported"
+
+
 def test_claim_resting_on_an_uncited_source_is_not_grounded(docs: Path, model: ShapeFake) -> None:
     """The claims' sources must be among the answer's citations."""
     record = _retries_turn(

@@ -3,7 +3,8 @@
 Pure functions (no model call), so every row of the flag table is tested directly.
 `grounded` is the only good verdict and needs all four conditions: at least one valid
 citation, at least one verified claim, every claim supported, and every claim's sources
-among the answer's citations.
+among the answer's citations. On top of the verifier's word, one check in code: a number
+the answer states must appear in a source it cites (`unbacked_numbers`).
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ class Verdict(BaseModel):
     flags: list[tuple[str, str]]
 
 
-def judge(cited: list[int], claims: list[ClaimCheck] | None, obeyed: list[str]) -> Verdict:
+def judge(
+    cited: list[int], claims: list[ClaimCheck] | None, obeyed: list[str], unbacked: list[str] | None = None
+) -> Verdict:
     """Flags for an answer citing `cited` whose verifier returned `claims`.
 
     `claims` is None when the verifier's reply could not be read; `obeyed` lists orders
-    from sources that the answer carried out (see `obeyed_orders`)."""
+    from sources that the answer carried out (see `obeyed_orders`); `unbacked`, numbers the
+    answer states that no cited source holds (see `unbacked_numbers`)."""
     flags: list[tuple[str, str]] = []
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
@@ -42,6 +46,14 @@ def judge(cited: list[int], claims: list[ClaimCheck] | None, obeyed: list[str]) 
     unsupported = [c.claim for c in claims if not c.supported]
     if unsupported:
         flags.append(("unsupported_claims", f"{len(unsupported)} claim(s) not supported by the sources."))
+    elif unbacked:
+        # The verifier is the same kind of model that wrote the answer: a figure it let
+        # through that no cited source contains is not taken on its word.
+        shown = ", ".join(unbacked[:3])
+        flags.append(
+            ("unsupported_claims", f"The answer states {shown}, which none of its cited sources contains.")
+        )
+        unsupported = list(unbacked)
     off_citation = [
         c.claim for c in claims if c.supported and not (c.sources and set(c.sources) <= set(cited))
     ]
@@ -57,6 +69,45 @@ def judge(cited: list[int], claims: list[ClaimCheck] | None, obeyed: list[str]) 
         flags.append(("grounded", f"All {len(claims)} claim(s) are supported by the cited sources."))
         return Verdict(status="grounded", flags=flags)
     return Verdict(status="unsupported", flags=flags)
+
+
+# A number as written in prose: 3, 1.0, 10,000, 5GB's 5; not part of a word or identifier
+# (v2, SHA256, ef_search=200 keeps its 200), not a citation marker.
+_NUMBER = re.compile(r"(?<![\w.\[])(\d+(?:[.,]\d+)*)(?![\d\]])")
+_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+_LIST_ORDINAL = re.compile(r"^\s*\d+[.)]\s", re.M)
+_NUMBER_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "  # noqa: SIM905
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "thousand": "1000"}
+
+
+def _numbers(text: str) -> set[str]:
+    found = {m.group(1).replace(",", "") for m in _NUMBER.finditer(text)}
+    words = {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS}
+    return {n.rstrip("0").rstrip(".") if "." in n else n for n in found} | words
+
+
+def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question: str = "") -> list[str]:
+    """Numbers in the answer's prose that appear in none of its cited sources (nor in the
+    question): "5 GB [1]" citing a page about connection limits. Code, citation markers and
+    list numbering are left out; a source's number words count ("thirty seconds" backs 30)."""
+    prose = _LIST_ORDINAL.sub(" ", _CODE.sub(" ", answer))
+    stated = [m.group(1).replace(",", "") for m in _NUMBER.finditer(prose)]
+    backed = _numbers(question)
+    for source in cited_sources:
+        backed |= _numbers(
+            f"{source.get('title') or ''} {source.get('section') or ''} {source.get('content') or ''}"
+        )
+    out: list[str] = []
+    for number in stated:
+        key = number.rstrip("0").rstrip(".") if "." in number else number
+        if key not in backed and number not in out:
+            out.append(number)
+    return out
 
 
 _QUOTED = re.compile(r"\"([^\"\n]{3,120})\"|“([^”\n]{3,120})”|'([^'\n]{3,120})'|`([^`\n]{3,120})`")

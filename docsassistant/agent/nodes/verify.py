@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.grounding import judge, obeyed_orders
+from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_numbers
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.safety import redact_injection
@@ -48,7 +48,9 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         unsupported = [c.claim for c in claims if not c.supported]
         trace = [event("verification", status="regenerating", claims=[c.model_dump() for c in claims])]
         return {"unsupported": unsupported, "regenerate": True, "trace": trace, **usage(raw)}
-    verdict = judge(cited, claims, obeyed)
+    cited_sources = [s for s in sources if s.get("n") in set(cited)]
+    question = state.get("standalone_question") or state.get("question") or ""
+    verdict = judge(cited, claims, obeyed, unbacked_numbers(answer, cited_sources, question))
     verification = {
         "status": verdict.status,
         "claims": [c.model_dump() for c in claims or []],
