@@ -109,6 +109,9 @@ def test_keys_are_hashed_listed_and_revoked(two_components: dict[str, int]) -> N
         add_key("hash-check", ["alpha"])
     with pytest.raises(ValueError, match="at least one component"):
         add_key("empty", [])
+    # Independent QA round 4: a key for a name no ingest accepts could never read anything.
+    with pytest.raises(ValueError, match="Invalid component name"):
+        add_key("unicode", ["Ünïcode-文档"])
     revoke_key("hash-check")
     assert find_key(created.secret) is None
     with pytest.raises(ValueError, match="No active key"):

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_text
+from docsassistant.sources import validate_component
 from docsassistant.store import open_store
 
 SECRET_PREFIX = "da_"
@@ -56,6 +57,11 @@ def add_key(name: str, components: Sequence[str] | None, *, settings: Settings |
     """A new key for `name` limited to `components` (None: all). Refuses a name in use."""
     name = clean_text(name, what="key name", max_chars=64)
     allowed = None if components is None else normalise_components(components)
+    for component in allowed or []:
+        try:
+            validate_component(component)
+        except ValueError as exc:  # no ingest could ever make it: the key would read nothing
+            raise InputError(f"{exc} Component names are checked as ingest checks them.") from None
     if allowed == []:
         raise InputError("Give at least one component (--components a,b) or --all-components.")
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
