@@ -13,7 +13,7 @@ from conftest import write
 from docsassistant.ingest import index_paths
 from docsassistant.reindex import reindex
 from docsassistant.search import search_docs
-from docsassistant.store import MIGRATIONS
+from docsassistant.store import MIGRATIONS, configured_dim, migrate
 
 TOASTED = "SELECT count(*) FROM chunks WHERE pg_column_toast_chunk_id(embedding) IS NOT NULL"
 
@@ -78,3 +78,14 @@ def test_the_migration_moves_a_small_stores_vectors_into_the_row(clean_db, tmp_p
         assert _storage(conn) == "m"
         assert conn.execute(sa.text(TOASTED)).scalar_one() == 0
     assert search_docs("gamma option limit", "inline", 1, mode="dense")[0]["source_path"] == "old.md"
+
+
+def test_upgrading_an_existing_store_says_so(clean_db, settings, capsys) -> None:
+    """An upgrade can rebuild indexes for minutes on a large store: the user is told, so
+    the pause does not look like a hang. A store already at the head says nothing."""
+    migrate(clean_db, configured_dim(settings))
+    assert "Upgrading" not in capsys.readouterr().err
+    with clean_db.begin() as conn:
+        _alembic(conn, "0009", down=True)
+    migrate(clean_db, configured_dim(settings))
+    assert "Upgrading the store's schema from revision 0009 to " in capsys.readouterr().err
