@@ -255,6 +255,9 @@ def test_flag_table_in_docs_matches_the_flags_the_code_sets() -> None:
     table = (Path(__file__).parent.parent / "docs" / "flags.md").read_text(encoding="utf-8")
     documented = re.findall(r"^\| `([a-z_]+)` \|", table, re.M)
     assert sorted(documented) == sorted(FLAG_KINDS)
+    from docsassistant.ui.render import FLAG_STYLE
+
+    assert sorted(FLAG_STYLE) == sorted(FLAG_KINDS)  # every flag has its badge in the UI
 
 
 # -- injection ----------------------------------------------------------------------------------------
