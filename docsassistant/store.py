@@ -37,15 +37,22 @@ def configured_dim(settings: Settings) -> int:
     return get_embedder(settings).dim
 
 
-def migrate(engine: Engine, embedding_dim: int) -> None:
-    """Apply pending Alembic migrations (serialised across processes by an advisory lock)."""
+def alembic_config(conn: sa.Connection, embedding_dim: int | None = None) -> Config:
+    """Alembic's configuration for migrating `conn` (env.py uses the connection it is given)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["embedding_dim"] = embedding_dim
+    cfg.attributes["connection"] = conn
+    if embedding_dim is not None:
+        cfg.attributes["embedding_dim"] = embedding_dim
+    return cfg
+
+
+def migrate(engine: Engine, embedding_dim: int) -> None:
+    """Apply pending Alembic migrations (serialised across processes by an advisory lock)."""
     with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
+        cfg = alembic_config(conn, embedding_dim)
         current = MigrationContext.configure(conn).get_current_revision()
-        head = ScriptDirectory.from_config(cfg).get_current_head()
+        head = ", ".join(ScriptDirectory.from_config(cfg).get_heads())
         if current is not None and current != head:
             # An existing store: some upgrades rebuild indexes (0007 -> 0010 took 100.9 s on
             # 100,000 chunks), and a silent pause at start-up looks like a hang.

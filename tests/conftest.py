@@ -137,3 +137,12 @@ def entity_index_options(conn: Any) -> list[str] | None:
     return conn.execute(
         sa.text("SELECT reloptions FROM pg_class WHERE relname = 'ix_entities_embedding_hnsw'")
     ).scalar()
+
+
+def migrate_to(conn, target: str, down: bool = False) -> None:
+    """Move the test store's schema on `conn` to Alembic revision `target` (or "heads")."""
+    from alembic import command
+
+    from docsassistant.store import alembic_config
+
+    (command.downgrade if down else command.upgrade)(alembic_config(conn), target)

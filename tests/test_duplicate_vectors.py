@@ -176,21 +176,15 @@ def test_documents_holding_the_same_passage_rank_alike(clean_db, tmp_path: Path)
 
 def test_the_migration_marks_the_duplicates_already_stored(engine) -> None:
     """0009 over a store at 0008 with duplicates, in one transaction rolled back."""
-    from alembic import command
-    from alembic.config import Config
+    from conftest import migrate_to
 
-    from docsassistant.store import MIGRATIONS
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
     v, w = unit(np.random.default_rng(9).standard_normal((2, DIM)))
     with engine.connect() as conn, conn.begin() as tx:
-        cfg.attributes["connection"] = conn
         conn.execute(sa.text("TRUNCATE documents, chunks CASCADE"))
-        command.downgrade(cfg, "0008")
+        migrate_to(conn, "0008", down=True)
         a = add_document(conn, "docs", "a.md", np.stack([w, v, v]))
         b = add_document(conn, "docs", "b.md", np.stack([v, w]))
-        command.upgrade(cfg, "0009")
+        migrate_to(conn, "0009")
         assert flags(conn) == {a[0]: True, a[1]: True, a[2]: False, b[0]: False, b[1]: False}
         index = conn.execute(
             sa.text("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_chunks_embedding_hnsw'")

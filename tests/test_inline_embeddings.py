@@ -6,14 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from conftest import write
+from conftest import migrate_to, write
 
 from docsassistant.ingest import index_paths
 from docsassistant.reindex import reindex
 from docsassistant.search import search_docs
-from docsassistant.store import MIGRATIONS, configured_dim, migrate
+from docsassistant.store import configured_dim, migrate
 
 TOASTED = "SELECT count(*) FROM chunks WHERE pg_column_toast_chunk_id(embedding) IS NOT NULL"
 
@@ -31,13 +29,6 @@ def _storage(conn: sa.Connection) -> str:
             "SELECT attstorage FROM pg_attribute WHERE attrelid = 'chunks'::regclass AND attname = 'embedding'"
         )
     ).scalar_one()
-
-
-def _alembic(conn: sa.Connection, target: str, down: bool = False) -> None:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.attributes["connection"] = conn
-    (command.downgrade if down else command.upgrade)(cfg, target)
 
 
 def test_ingested_vectors_stay_in_the_row(clean_db, tmp_path: Path) -> None:
@@ -64,7 +55,7 @@ def test_the_migration_moves_a_small_stores_vectors_into_the_row(clean_db, tmp_p
     """A store written before 0008 (vectors in TOAST) is rewritten by the upgrade, and the
     search still finds its pages."""
     with clean_db.begin() as conn:
-        _alembic(conn, "0007", down=True)
+        migrate_to(conn, "0007", down=True)
     try:
         _long_page(tmp_path / "old.md", "gamma")
         index_paths([tmp_path], "inline", base=tmp_path)
@@ -73,7 +64,7 @@ def test_the_migration_moves_a_small_stores_vectors_into_the_row(clean_db, tmp_p
             assert conn.execute(sa.text(TOASTED)).scalar_one() > 0
     finally:
         with clean_db.begin() as conn:
-            _alembic(conn, "heads")
+            migrate_to(conn, "heads")
     with clean_db.connect() as conn:
         assert _storage(conn) == "m"
         assert conn.execute(sa.text(TOASTED)).scalar_one() == 0
@@ -86,6 +77,6 @@ def test_upgrading_an_existing_store_says_so(clean_db, settings, capsys) -> None
     migrate(clean_db, configured_dim(settings))
     assert "Upgrading" not in capsys.readouterr().err
     with clean_db.begin() as conn:
-        _alembic(conn, "0009", down=True)
+        migrate_to(conn, "0009", down=True)
     migrate(clean_db, configured_dim(settings))
     assert "Upgrading the store's schema from revision 0009 to " in capsys.readouterr().err

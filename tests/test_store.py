@@ -35,18 +35,18 @@ def test_schema_has_documented_tables_and_indexes(engine) -> None:
 def test_entity_index_has_migration_0010_options(engine) -> None:
     """Migration 0010: the entity index's cheaper HNSW build options (issue 9); its
     downgrade restores pgvector's defaults (no options), as 0005 built the index."""
-    from test_inline_embeddings import _alembic
+    from conftest import migrate_to
 
     with engine.connect() as conn:
         assert entity_index_options(conn) == ["m=8", "ef_construction=32"]
     with engine.begin() as conn:
-        _alembic(conn, "0009", down=True)
+        migrate_to(conn, "0009", down=True)
     try:
         with engine.connect() as conn:
             assert entity_index_options(conn) is None
     finally:
         with engine.begin() as conn:
-            _alembic(conn, "heads")
+            migrate_to(conn, "heads")
     with engine.connect() as conn:
         assert entity_index_options(conn) == ["m=8", "ef_construction=32"]
 

@@ -1,10 +1,10 @@
 """The verdict on an answer: which flags it earns from its citations and verification.
 
 Pure functions (no model call), so every row of the flag table is tested directly.
-`grounded` is the only good verdict and needs all four conditions: at least one valid
-citation, at least one verified claim, every claim supported, and every claim's sources
-among the answer's citations. On top of the verifier's word, one check in code: a number
-the answer states must appear in a source it cites (`unbacked_numbers`).
+`grounded` is the only good verdict and needs all five conditions of docs/flags.md: at
+least one valid citation, at least one verified claim, every claim supported, every claim's
+sources among the answer's citations, and (checked in code, not by the verifier) every
+number the answer states found in a source it cites (`unbacked_numbers`).
 """
 
 from __future__ import annotations

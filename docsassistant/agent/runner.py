@@ -64,7 +64,6 @@ def turn_input(question: str, component: str | None) -> dict[str, Any]:
         "regenerated": False,
         "verification": {},
         "stop_reason": None,
-        "stop_error": False,
         "failed": False,
         "started_at": time.time(),
     }

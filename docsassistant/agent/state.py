@@ -69,7 +69,6 @@ class AgentState(TypedDict, total=False):
     verification: dict[str, Any]
     trace: Annotated[list[dict[str, Any]], reset_or_add]
     stop_reason: str | None
-    stop_error: bool  # the stop came from a failed model call (not a budget)
     failed: bool  # the turn ended without an answer (a failed call, a budget before any draft)
     model_calls: Annotated[int, sum_or_reset]
     prompt_tokens: Annotated[int, sum_or_reset]

@@ -49,7 +49,7 @@ def traced(name: str) -> Callable[[Node], Node]:
                     update = {"stop_reason": str(exc)}
                 except (ModelCallFailed, ModelUnavailable) as exc:
                     trace.append(event("error", node=name, message=str(exc)))
-                    update = {"stop_reason": str(exc), "stop_error": True}
+                    update = {"stop_reason": str(exc)}
                 finally:
                     turn_deadline.reset(deadline_token)
                     call_flags.reset(flags_token)

@@ -48,7 +48,7 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         unsupported = [c.claim for c in claims if not c.supported]
         trace = [event("verification", status="regenerating", claims=[c.model_dump() for c in claims])]
         return {"unsupported": unsupported, "regenerate": True, "trace": trace, **usage(raw)}
-    cited_sources = [s for s in sources if s.get("n") in set(cited)]
+    cited_sources = [s for s in sources if s.get("n") in cited]
     question = state.get("standalone_question") or state.get("question") or ""
     verdict = judge(cited, claims, obeyed, unbacked_numbers(answer, cited_sources, question))
     verification = {
