@@ -30,6 +30,15 @@ def strip_controls(text: str) -> str:
     return _CONTROL.sub("", unicodedata.normalize("NFC", text))
 
 
+_NAME_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def strip_name_controls(name: str) -> str:
+    """A file name without control or bidi-control characters, tab and newline included
+    (a U+202E override makes `txt.md` display as `dm.txt`). Uploads and CLI paths alike."""
+    return _NAME_CONTROLS.sub("", strip_controls(name))
+
+
 def clean_text(value: str | None, *, what: str, max_chars: int, required: bool = True) -> str:
     """Strip control characters and surrounding white space; refuse empty or over-long text."""
     text = strip_controls(value or "").strip()

@@ -4,17 +4,14 @@ folder expansion, and source paths relative to the base folder."""
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from docsassistant.inputs import strip_controls
+from docsassistant.inputs import strip_name_controls
 from docsassistant.loaders import SUPPORTED_EXTENSIONS, LoaderError
 
 _COMPONENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
-# As for uploaded names (ui/upload_names.py): controls, tab and newline included.
-_BAD_NAME_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def validate_component(component: str) -> str:
@@ -107,7 +104,7 @@ def source_path_of(path: Path, base: Path) -> str:
 
 
 def _clean_part(part: str) -> str:
-    cleaned = _BAD_NAME_CHARS.sub("", strip_controls(part)).strip()
+    cleaned = strip_name_controls(part).strip()
     return cleaned or part  # a name of nothing but controls keeps its raw form
 
 

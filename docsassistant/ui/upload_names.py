@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
 
-from docsassistant.inputs import strip_controls
+from docsassistant.inputs import strip_name_controls
 
-_BAD_NAME_CHARS = re.compile(r"[\x00-\x1f\x7f]")
 # Linux and macOS file systems allow 255 bytes per name (ext4 NAME_MAX), not characters:
 # 90 CJK characters are 270 bytes.
 MAX_NAME_BYTES = 255
@@ -26,7 +24,7 @@ def safe_filename(name: str) -> str:
     extension. Empty names, `.`/`..` and hidden (dot) files are refused.
     """
     raw = name or ""
-    cleaned = _BAD_NAME_CHARS.sub("", strip_controls(raw))
+    cleaned = strip_name_controls(raw)
     base = PurePosixPath(cleaned.replace("\\", "/")).name.strip()
     if not base or set(base) == {"."}:
         raise UploadRejected(f"The file name {raw!r} is not a usable file name.")
