@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from docsassistant.chunking import ChunkDraft, chunk_document
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
-from docsassistant.knowledge_graph import finish_graph, write_graph
+from docsassistant.knowledge_graph import finish_graph, prepare_graph, write_graph
 from docsassistant.loaders import LoadedDocument, LoaderError, load_document
 from docsassistant.prune import apply_prune, copies_note, plan_prune
 from docsassistant.sources import collect_files, read_regular_file, source_path_of, validate_component
@@ -246,7 +246,9 @@ def embed_and_write(
     timings = timings or IngestTimings()
     texts = [embedding_text(p.doc.title, d.section, d.content) for p in pending for d in p.drafts]
     start = time.perf_counter()
-    vectors = get_embedder(settings).embed_documents(texts)
+    embedder = get_embedder(settings)
+    prepare_graph(settings)  # spaCy loads beside the embedding
+    vectors = embedder.embed_documents(texts)
     timings.embed_chunks_s += time.perf_counter() - start
     offset = 0
     for item in pending:

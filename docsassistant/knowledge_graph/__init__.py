@@ -10,6 +10,7 @@ The two functions below are the hooks ingestion calls.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -17,6 +18,23 @@ import sqlalchemy as sa
 if TYPE_CHECKING:
     from docsassistant.config import Settings
     from docsassistant.ingest import PendingDocument
+
+
+def prepare_graph(settings: Settings) -> None:
+    """Start loading the default extractor's spaCy (0.6-0.9 s) in a daemon thread, so that
+    it loads beside the first chunk embedding instead of in the first document's
+    transaction. Call it only once the embedder is loaded: spaCy hides torch while it
+    imports, which must not meet a model load that imports torch."""
+    global _preparing
+    if settings.graph != "default" or _preparing is not None:
+        return
+    from docsassistant.knowledge_graph.extract import load_tokenizer
+
+    _preparing = threading.Thread(target=load_tokenizer, name="docsassistant-spacy", daemon=True)
+    _preparing.start()
+
+
+_preparing: threading.Thread | None = None
 
 
 def write_graph(

@@ -13,6 +13,7 @@ sub-heading.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from functools import lru_cache
@@ -55,53 +56,77 @@ def import_spacy() -> ModuleType:
         return spacy
 
 
+_nlp_lock = threading.Lock()
+
+
 @lru_cache(maxsize=1)
-def _nlp():
+def _blank():
     return import_spacy().blank("en")
 
 
-def _is_name_word(token) -> bool:
+def _nlp():
+    with _nlp_lock:  # one tokenizer, even when `load_tokenizer`'s thread is still building it
+        return _blank()
+
+
+def load_tokenizer() -> None:
+    """Load spaCy and the tokenizer now (`knowledge_graph.prepare_graph`); an error is left
+    for the extraction that needs the tokenizer to raise."""
+    with contextlib.suppress(Exception):
+        _nlp()
+
+
+# The token attributes the scans read, one row per token from a single `Doc.to_array`
+# call: building spaCy's Token objects one by one was a third of the extractor's time.
+_IDX, _LENGTH, _ALPHA, _LOWER, _STOP, _SPACE, _TITLE, _UPPER = range(8)
+
+
+def _token_rows(doc, text: str) -> tuple[list[str], list[list[int]]]:
+    """Each token's text (sliced from `text`, the string `doc` was made from) and attributes."""
+    from spacy.attrs import IDX, IS_ALPHA, IS_LOWER, IS_SPACE, IS_STOP, IS_TITLE, IS_UPPER, LENGTH
+
+    rows = doc.to_array([IDX, LENGTH, IS_ALPHA, IS_LOWER, IS_STOP, IS_SPACE, IS_TITLE, IS_UPPER]).tolist()
+    return [text[row[_IDX] : row[_IDX] + row[_LENGTH]] for row in rows], rows
+
+
+def _is_name_word(row: list[int]) -> bool:
     """Capitalised (`Spring`) or all capitals (`AI`); not a stop word (`The`, `It`) and not
     camelCase, which is code (`PgVectorStore` is an identifier already)."""
-    text = token.text
-    if not token.is_alpha or not text[0].isupper() or (token.is_stop and len(text) < 5):
-        return False
-    return len(text) == 1 or text[1:].islower() or text.isupper()
+    return bool(row[_ALPHA] and (row[_TITLE] or row[_UPPER]) and not (row[_STOP] and row[_LENGTH] < 5))
 
 
-def _names(tokens) -> list[str]:
+def _names(words: list[str], rows: list[list[int]]) -> list[str]:
     """Maximal runs of capitalised words, allowing lower-case joiners inside."""
     found: list[str] = []
-    run: list = []
+    run: list[int] = []  # token positions
 
     def close() -> None:
-        while run and run[-1].lower_ in _NAME_JOINERS:
+        while run and words[run[-1]].lower() in _NAME_JOINERS:
             run.pop()
         # A single capitalised word at a sentence start is usually not a name.
-        first = run[0] if run else None
-        starts = first is not None and (
-            first.i == 0 or first.nbor(-1).is_space or first.nbor(-1).text in ".!?:"
-        )
-        if run and len(run) <= MAX_NAME_WORDS and not (len(run) == 1 and starts):
-            found.append(" ".join(t.text for t in run))
+        if run and len(run) <= MAX_NAME_WORDS:
+            first = run[0]
+            starts = first == 0 or rows[first - 1][_SPACE] or words[first - 1] in ".!?:"
+            if len(run) > 1 or not starts:
+                found.append(" ".join(words[i] for i in run))
         run.clear()
 
-    for token in tokens:
-        if _is_name_word(token) or (run and token.lower_ in _NAME_JOINERS and token.is_lower):
-            run.append(token)
-        else:
+    for i, row in enumerate(rows):
+        if _is_name_word(row) or (run and row[_LOWER] and words[i] in _NAME_JOINERS):
+            run.append(i)
+        elif run:
             close()
     close()
     return found
 
 
-def _terms(tokens) -> list[str]:
+def _terms(words: list[str], rows: list[list[int]]) -> list[str]:
     """Runs of 2-3 lower-case content words (no stop word, no punctuation, no number)."""
     found: list[str] = []
     run: list[str] = []
-    for token in [*tokens, None]:
-        if token is not None and token.is_alpha and token.is_lower and not token.is_stop and len(token) > 2:
-            run.append(token.text)
+    for word, row in zip([*words, ""], [*rows, None], strict=True):
+        if row is not None and row[_ALPHA] and row[_LOWER] and not row[_STOP] and row[_LENGTH] > 2:
+            run.append(word)
             continue
         if 2 <= len(run) <= MAX_TERM_WORDS:
             found.append(" ".join(run))
@@ -120,7 +145,7 @@ def extract_chunks(title: str, chunks: list[tuple[str, str]]) -> list[ChunkGraph
     ]
 
 
-def extract_chunk(title: str, section: str, content: str, tokens=None) -> ChunkGraph:
+def extract_chunk(title: str, section: str, content: str, tokens=None) -> ChunkGraph:  # tokens: a spaCy Doc
     """Entities and structural relations of one chunk (see the module docstring)."""
     entities: dict[str, EntityMention] = {}
 
@@ -142,10 +167,10 @@ def extract_chunk(title: str, section: str, content: str, tokens=None) -> ChunkG
         )
     for term in code_terms(f"{section}\n{content}"):
         add(term, "identifier")
-    # One pass of Token objects for both scans: spaCy builds a new one per access.
-    tokens = list(tokens if tokens is not None else _nlp()(content[:MAX_CHARS]))
-    for name in _names(tokens):
+    text = content[:MAX_CHARS]
+    words, rows = _token_rows(tokens if tokens is not None else _nlp()(text), text)
+    for name in _names(words, rows):
         add(name, "name")
-    for term in _terms(tokens):
+    for term in _terms(words, rows):
         add(term, "phrase")
     return ChunkGraph(entities=list(entities.values()), relations=relations)

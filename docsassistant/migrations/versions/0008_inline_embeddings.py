@@ -31,7 +31,9 @@ REWRITE_MAX_CHUNKS = 20_000
 def upgrade() -> None:
     op.execute("ALTER TABLE chunks ALTER COLUMN embedding SET STORAGE MAIN")
     chunks = op.get_bind().execute(sa.text("SELECT count(*) FROM chunks")).scalar_one()
-    if chunks <= REWRITE_MAX_CHUNKS:
+    # An empty table has nothing to rewrite, and CLUSTER would record it as analysed and
+    # empty, which made the first ingestion's foreign-key checks scan it (migration 0011).
+    if 0 < chunks <= REWRITE_MAX_CHUNKS:
         # CLUSTER (unlike VACUUM FULL) may run inside the migration's transaction.
         op.execute("CLUSTER chunks USING chunks_pkey")
         op.execute("ALTER TABLE chunks SET WITHOUT CLUSTER")
