@@ -131,3 +131,26 @@ RETRIES = {
 )
 def test_numbers_are_checked_against_the_cited_sources(answer: str, unbacked: list[str]) -> None:
     assert unbacked_numbers(answer, [RETRIES], "What does error 404 mean?") == unbacked
+
+
+STEPS = {
+    "title": "Loading",
+    "section": "",
+    "content": "The second step loads 2k rows per batch, up to 1.5 million rows; 10,000 at most per file.",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "unbacked"),
+    [
+        ("The 2nd step loads the rows [1].", []),  # "second" backs "2nd"
+        ("It loads 2,000 rows per batch [1].", []),  # "2k" backs 2,000
+        ("At most 10k rows per file [1].", []),  # "10,000" backs "10k"
+        ("Up to 1,500,000 rows [1].", []),  # "1.5 million"
+        ("The 3rd step loads 20k rows [1].", ["3", "20000"]),
+    ],
+)
+def test_a_figure_written_another_way_is_still_backed(answer: str, unbacked: list[str]) -> None:
+    """Correct answers restate figures: an ordinal word as "2nd", "2k" as 2,000. Flagging
+    those as unsupported would teach readers to ignore the flag."""
+    assert unbacked_numbers(answer, [STEPS]) == unbacked

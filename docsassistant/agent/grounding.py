@@ -83,20 +83,53 @@ _NUMBER_WORDS = {
         "fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "thousand": "1000"}
+# A source's "second step" backs an answer's "2nd step".
+_ORDINAL_WORDS = {
+    word: str(value)
+    for value, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(),  # noqa: SIM905
+        start=1,
+    )
+}
+# "10k", "10 thousand" and "10,000" are one figure; so are "2 million" and "2,000,000".
+_SCALED = re.compile(r"(?<![\w.\[])(\d+(?:\.\d+)?)\s?(k|K|thousand|million)\b")
+_SCALE = {"k": 1_000, "K": 1_000, "thousand": 1_000, "million": 1_000_000}
+
+
+def _key(number: str) -> str:
+    """One spelling per value: no thousands separators, no trailing decimal zeros."""
+    number = number.replace(",", "")
+    return number.rstrip("0").rstrip(".") if "." in number else number
+
+
+def _scaled(text: str) -> dict[int, str]:
+    """Figures written with a scale word, by the position of their digits."""
+    out = {}
+    for m in _SCALED.finditer(text):
+        value = float(m.group(1)) * _SCALE[m.group(2)]
+        out[m.start(1)] = _key(f"{value:f}")
+    return out
 
 
 def _numbers(text: str) -> set[str]:
-    found = {m.group(1).replace(",", "") for m in _NUMBER.finditer(text)}
-    words = {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS}
-    return {n.rstrip("0").rstrip(".") if "." in n else n for n in found} | words
+    found = {_key(m.group(1)) for m in _NUMBER.finditer(text)} | set(_scaled(text).values())
+    lowered = re.findall(r"[a-z]+", text.lower())
+    return (
+        found
+        | {_NUMBER_WORDS[w] for w in lowered if w in _NUMBER_WORDS}
+        | {_ORDINAL_WORDS[w] for w in lowered if w in _ORDINAL_WORDS}
+    )
 
 
 def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question: str = "") -> list[str]:
     """Numbers in the answer's prose that appear in none of its cited sources (nor in the
     question): "5 GB [1]" citing a page about connection limits. Code, citation markers and
-    list numbering are left out; a source's number words count ("thirty seconds" backs 30)."""
+    list numbering are left out; a source's number and ordinal words count ("thirty seconds"
+    backs 30, "the second step" backs "2nd"), and so does a scale ("10k" is 10,000). Numbers
+    are returned without thousands separators."""
     prose = _LIST_ORDINAL.sub(" ", _CODE.sub(" ", answer))
-    stated = [m.group(1).replace(",", "") for m in _NUMBER.finditer(prose)]
+    scaled = _scaled(prose)
+    stated = [scaled.get(m.start(1)) or _key(m.group(1)) for m in _NUMBER.finditer(prose)]
     backed = _numbers(question)
     for source in cited_sources:
         backed |= _numbers(
@@ -104,8 +137,7 @@ def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question:
         )
     out: list[str] = []
     for number in stated:
-        key = number.rstrip("0").rstrip(".") if "." in number else number
-        if key not in backed and number not in out:
+        if number not in backed and number not in out:
             out.append(number)
     return out
 
