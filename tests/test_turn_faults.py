@@ -15,6 +15,7 @@ from turn_fixtures import QUESTIONS, index_small_corpus
 
 from docsassistant.agent import checkpointing
 from docsassistant.agent import graph as graph_module
+from docsassistant.agent.budget import STOPPED_TURN
 from docsassistant.agent.runner import load_turns, run_turn, stream_turn
 from docsassistant.config import get_settings
 from docsassistant.db import halt_embedded, start_embedded
@@ -139,6 +140,24 @@ def test_ollama_http_error_ends_the_turn_recorded(corpus: Path, hooked: HookedFa
     assert kept.question == question and kept.status == "failed"
     follow_up = run_turn(question, record.thread_id)
     assert follow_up.status == "completed" and phrase in follow_up.answer
+
+
+def test_a_stopped_turns_error_text_stays_out_of_later_prompts(corpus: Path, hooked: HookedFake) -> None:
+    """The stop message ("I had to stop before answering: Ollama … HTTP 502 …") is for the
+    user; the model's later prompts say only that the turn had no answer, so it neither
+    repeats the error nor reads it as something it said (independent QA, round 4, row 27)."""
+    question, phrase = QUESTIONS["auth.md"]
+    hooked.replies[1] = ("error", (502, "bad gateway"))
+    failed = run_turn(question)
+    assert failed.status == "failed"
+    before = len(hooked.requests)
+    follow_up = run_turn(question, failed.thread_id)
+    assert follow_up.status == "completed" and phrase in follow_up.answer
+    later = json.dumps(hooked.requests[before:])
+    assert "I had to stop before answering" not in later and "502" not in later
+    assert STOPPED_TURN in later
+    # What the user sees is unchanged.
+    assert load_turns(failed.thread_id)[0].answer.startswith("I had to stop before answering")
 
 
 def test_an_exception_in_a_node_ends_the_turn_recorded(

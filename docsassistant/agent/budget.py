@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import BaseMessage, ToolMessage, trim_messages
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage, trim_messages
 from langchain_core.messages.utils import count_tokens_approximately
 
 # Code and identifiers tokenise worse than prose: assume 3.5 characters per token.
@@ -15,10 +15,22 @@ def estimate_tokens(text: str) -> int:
     return int(len(text) / CHARS_PER_TOKEN) + 1
 
 
+# What the model reads in place of an earlier turn's stop message ("I had to stop before
+# answering: Ollama at http://… returned HTTP 502 …"): the error text is for the user.
+STOPPED_TURN = "(No answer: that turn stopped before answering.)"
+
+
+def stopped_answer(text: str) -> AIMessage:
+    """The history message of a turn that ended without an answer (see STOPPED_TURN)."""
+    return AIMessage(text, additional_kwargs={"stopped": True})
+
+
 def trim_history(messages: list[BaseMessage], max_tokens: int) -> list[BaseMessage]:
-    """The most recent messages that fit, starting on a user turn."""
+    """The most recent messages that fit, starting on a user turn; a stopped turn's
+    message reads STOPPED_TURN."""
     if not messages:
         return []
+    messages = [AIMessage(STOPPED_TURN) if m.additional_kwargs.get("stopped") else m for m in messages]
     return trim_messages(
         messages,
         max_tokens=max_tokens,

@@ -15,10 +15,11 @@ from functools import partial
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.graph.state import CompiledStateGraph
 
+from docsassistant.agent.budget import stopped_answer
 from docsassistant.agent.checkpointing import config_for, forget_graph, get_checkpointer, get_graph
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
@@ -220,7 +221,7 @@ def _close_checkpoint(graph: CompiledStateGraph, config: dict[str, Any], questio
         state = graph.get_state(config)
         messages = list(state.values.get("messages", [])) if state and state.values else []
         asked = bool(messages) and isinstance(messages[-1], HumanMessage) and messages[-1].content == question
-        update = [AIMessage(answer)] if asked else [HumanMessage(question), AIMessage(answer)]
+        update = [stopped_answer(answer)] if asked else [HumanMessage(question), stopped_answer(answer)]
         graph.update_state(config, {"messages": update, "answer": answer}, as_node="finalize")
     except Exception:  # the turn record already holds the question and the failure
         pass

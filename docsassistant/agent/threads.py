@@ -9,6 +9,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from docsassistant.agent.budget import stopped_answer
 from docsassistant.agent.checkpointing import config_for, get_checkpointer, get_graph
 from docsassistant.agent.records import TurnRecord
 from docsassistant.agent.turn_store import copy_records, load_records
@@ -47,7 +48,8 @@ def fork_thread(turns: Sequence[TurnRecord | dict[str, Any]], *, settings: Setti
     thread_id = uuid.uuid4().hex
     messages: list[Any] = []
     for turn in records:
-        messages += [HumanMessage(turn.question), AIMessage(turn.answer)]
+        answer = AIMessage(turn.answer) if turn.status == "completed" else stopped_answer(turn.answer)
+        messages += [HumanMessage(turn.question), answer]
     touch_conversation(thread_id, f"(continued) {records[0].question}", settings=settings)
     copy_records(thread_id, records, settings=settings)
     get_graph(settings).update_state(

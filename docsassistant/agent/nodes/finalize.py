@@ -9,6 +9,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from docsassistant.agent.budget import stopped_answer
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import flag
 from docsassistant.agent.nodes.common import traced
@@ -63,7 +64,8 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     # A budget stop was flagged where it happened (`traced`, the runner's step limit); a
     # model failure is an `error` event, not a budget. An answer cut off before its
     # verification must not look checked.
-    update: dict[str, Any] = {"answer": answer, "messages": [AIMessage(answer)], "failed": failed}
+    message = stopped_answer(answer) if failed else AIMessage(answer)
+    update: dict[str, Any] = {"answer": answer, "messages": [message], "failed": failed}
     if state.get("stop_reason") and state.get("sources") and not state.get("verification"):
         trace.append(flag("not_verified", f"The answer was not verified: {state['stop_reason']}."))
         update["verification"] = {"status": "unverified", "claims": []}
