@@ -5,7 +5,7 @@
 - `retrieve.py`: personalised PageRank over passages and entities;
 - `search.py` (outside this package) fuses the graph's ranking with the other lists (`GRAPH_WEIGHTS`).
 
-The two functions below are the hooks ingestion calls.
+The three functions below are the hooks ingestion calls.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def prepare_graph(settings: Settings) -> None:
     transaction. Call it only once the embedder is loaded: spaCy hides torch while it
     imports, which must not meet a model load that imports torch."""
     global _preparing
-    if settings.graph != "default" or _preparing is not None:
+    if settings.graph == "off" or _preparing is not None:  # the llm extractor adds to the default one
         return
     from docsassistant.knowledge_graph.extract import load_tokenizer
 
