@@ -89,6 +89,23 @@ def test_db_status(engine) -> None:
     assert result.exit_code == 0 and "PostgreSQL 18" in result.output
 
 
+def test_db_status_of_a_stopped_server_does_not_start_it(engine) -> None:
+    """`db status` after `db down` said "is up": connecting had started the server
+    (independent QA, round 5)."""
+    from docsassistant.config import get_settings
+    from docsassistant.db import halt_embedded, start_embedded
+
+    settings = get_settings()
+    halt_embedded(settings)
+    try:
+        result = runner.invoke(app, ["db", "status"])
+        assert result.exit_code == 1, result.output
+        assert "is not running" in result.output and "docsassistant db up" in result.output
+        assert not (settings.pg_dir / "postmaster.pid").exists()
+    finally:
+        start_embedded(settings)
+
+
 @pytest.mark.parametrize(
     ("url", "said"), [("mysql://root:secret@127.0.0.1/x", "a mysql:// URL"), ("garbage", "no scheme")]
 )

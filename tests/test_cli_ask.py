@@ -47,3 +47,17 @@ def test_ask_without_ollama_names_the_command(clean_db, monkeypatch) -> None:
     get_settings.cache_clear()
     assert result.exit_code == 1
     assert "ollama serve" in result.output
+
+
+def test_ask_with_an_unknown_component_is_refused_before_any_model_call(
+    clean_db, cooperative_ollama, tmp_path: Path
+) -> None:
+    """A mistyped `--component` cost two model calls and ended "no search could run"
+    (independent QA, round 5): it is refused up front, naming the known components."""
+    write(tmp_path / "a.md", "# A\n\nSome text about caches.")
+    index_paths([tmp_path], "pg", base=tmp_path)
+    before = len(cooperative_ollama.requests)
+    result = runner.invoke(app, ["ask", "What is cache_ttl?", "--component", "no-such-comp"])
+    assert result.exit_code == 1
+    assert "Unknown component 'no-such-comp'. Known components: pg." in result.output
+    assert len(cooperative_ollama.requests) == before

@@ -251,7 +251,7 @@ def test_evaluate_beir_on_a_tiny_folder(clean_db, settings, tmp_path: Path) -> N
     assert [r.source_path for r in pruned.by_status("removed")] == ["t-3"]
 
 
-def test_cli_eval_search_writes_json_and_skips_missing_data(clean_db, tmp_path: Path) -> None:
+def test_cli_eval_search_writes_json_and_fails_on_missing_data(clean_db, tmp_path: Path) -> None:
     from docsassistant.cli import eval_commands
 
     app = typer.Typer()
@@ -259,7 +259,8 @@ def test_cli_eval_search_writes_json_and_skips_missing_data(clean_db, tmp_path: 
     runner = CliRunner()
 
     missing = runner.invoke(app, ["eval", "search", "--beir", str(tmp_path / "nope")])
-    assert missing.exit_code == 0 and "Skipped" in missing.output
+    # A missing input fails: a script must not read a skipped evaluation as a passed one.
+    assert missing.exit_code == 1 and "Not found" in missing.output and "nope" in missing.output
     both = runner.invoke(app, ["eval", "search"])
     assert both.exit_code == 2
 

@@ -22,9 +22,10 @@ bench_app = typer.Typer(
 
 
 def _skip(message: str) -> None:
-    """Shared data is optional: say what is missing and stop without failing."""
-    console.print(f"[yellow]Skipped:[/] {message}", highlight=False)
-    raise typer.Exit(0)
+    """A named input is missing: say which, and fail (a script must not read a skipped
+    evaluation as a passed one)."""
+    console.print(f"[bold red]Not found:[/] {message}", highlight=False)
+    raise typer.Exit(1)
 
 
 def _fmt(value, digits: int = 3) -> str:

@@ -36,6 +36,13 @@ def db_status() -> None:
 
     settings = get_settings()
     where = "DATABASE_URL" if settings.database_url else f"embedded, {settings.pg_dir}"
+    if not settings.database_url and not (settings.pg_dir / "postmaster.pid").exists():
+        # Connecting would start it: a status check must not change the status.
+        console.print(
+            f"The embedded PostgreSQL is not running ({settings.pg_dir}). Commands start it when "
+            "they need it; `docsassistant db up` starts it and leaves it running."
+        )
+        raise typer.Exit(1)
     with friendly_errors():
         engine = get_engine(settings)
         with engine.connect() as conn:
