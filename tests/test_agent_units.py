@@ -4,6 +4,7 @@ directly (outside a graph run) with the real ChatOllama against the fake Ollama 
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -645,3 +646,16 @@ def test_executor_rounds_that_cannot_run_end_the_loop() -> None:
     assert update["idle_rounds"] == 2
     assert "budget_reached" in [e.get("kind") for e in update["trace"]]
     assert after_retrieve(update) == "no_answer"
+
+
+def test_the_deadline_stop_is_not_logged_as_a_callback_error(caplog: pytest.LogCaptureFixture) -> None:
+    """The turn's deadline stops a stream by raising in a LangChain callback; LangChain logs
+    "Error in _Deadline.on_llm_new_token callback: TurnTimeUp(…)" before re-raising it, and
+    that line reached `ask`'s stderr (independent QA, round 5). The stop still propagates."""
+    from langchain_core.callbacks.manager import handle_event
+
+    from docsassistant.agent.calls import TurnTimeUp, _Deadline
+
+    with caplog.at_level(logging.WARNING), pytest.raises(TurnTimeUp):
+        handle_event([_Deadline(deadline=0.0)], "on_llm_new_token", None, "token")
+    assert not [r for r in caplog.records if "_Deadline" in r.getMessage()]

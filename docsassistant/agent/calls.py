@@ -4,6 +4,7 @@ give each call the turn's remaining time, and notice prompts Ollama cut."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -47,7 +48,8 @@ TIME_UP_HINT = "Ollama may be slow or busy: ask again, or raise DOCSASSISTANT_TU
 
 
 class _Deadline(BaseCallbackHandler):
-    """Stops a streaming reply that runs past the turn's deadline."""
+    """Stops a streaming reply that runs past the turn's deadline (by raising: LangChain
+    re-raises a `raise_error` handler's exception, after logging it; see _QuietDeadline)."""
 
     raise_error = True
 
@@ -57,6 +59,17 @@ class _Deadline(BaseCallbackHandler):
     def on_llm_new_token(self, token: str, **kwargs: Any) -> None:
         if time.monotonic() > self.deadline:
             raise TurnTimeUp(f"the model did not finish within the turn's time budget. {TIME_UP_HINT}")
+
+
+class _QuietDeadline(logging.Filter):
+    """LangChain logs "Error in _Deadline.on_llm_new_token callback: TurnTimeUp(…)" before
+    re-raising it: a warning on stderr for a stop the turn reports itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.args and isinstance(record.args, tuple) and record.args[0] == "_Deadline")
+
+
+logging.getLogger("langchain_core.callbacks.manager").addFilter(_QuietDeadline())
 
 
 @contextmanager
@@ -122,9 +135,19 @@ def _model_errors() -> Iterator[None]:
         ) from exc
     except httpx.TimeoutException as exc:
         raise TurnTimeUp(f"the model did not answer within the turn's time budget. {TIME_UP_HINT}") from exc
+    except httpx.TransportError as exc:  # e.g. the stream broke off: RemoteProtocolError
+        # A model failure like any other: a draft answer already written is kept, flagged
+        # not_verified, instead of the whole turn failing in the runner.
+        raise ModelUnavailable(
+            f"The connection to Ollama broke off during the model's reply ({type(exc).__name__}: {exc}). "
+            "Check that `ollama serve` is running, then ask again: your question is kept"
+        ) from exc
     except (ValidationError, json.JSONDecodeError) as exc:
         # The ollama client validates each streamed line; malformed output lands here.
-        raise MalformedReply(f"The model's reply was malformed: {str(exc).splitlines()[0]}") from exc
+        raise MalformedReply(
+            f"The model's reply was malformed ({str(exc).splitlines()[0]}). Ask again: your question is "
+            "kept; if it keeps happening, check Ollama's log or try another model"
+        ) from exc
     except Exception as exc:
         if type(exc).__name__ == "ResponseError":  # the ollama client's HTTP error
             raise ModelCallFailed(
