@@ -135,6 +135,8 @@ def index_paths(
         raise ValueError(f"origin must be one of {ORIGINS}, got {origin!r}")
     paths = list(paths)
     base_dir = Path(base) if base is not None else Path.cwd()
+    if base_dir.exists() and not base_dir.is_dir():
+        raise ValueError(f"--base must be a folder; {base_dir} is a file. Pass the folder that holds it.")
     engine = open_store(settings)
     files, missing = collect_files(paths)
     report = IngestReport(component, [FileResult(raw, "failed", reason=why) for raw, why in missing])

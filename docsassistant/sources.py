@@ -100,6 +100,10 @@ def source_path_of(path: Path, base: Path) -> str:
         rel = path.resolve().relative_to(base.resolve())
     except ValueError:
         raise LoaderError(_outside_message(path, base)) from None
+    if not rel.parts:  # --base named the file itself: it would be stored as "."
+        raise LoaderError(
+            f"{path} is the base itself; pass --base as the folder that holds it ({path.parent})."
+        )
     return "/".join(_clean_part(part) for part in rel.parts) or rel.as_posix()
 
 

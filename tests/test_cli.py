@@ -118,3 +118,25 @@ def test_a_database_url_that_is_not_postgresql_says_what_is_expected(url: str, s
         libpq_uri(Settings(DATABASE_URL=url))
     assert said in str(refused.value) and "secret" not in str(refused.value)
     assert libpq_uri(Settings(DATABASE_URL="postgres://u@h/db")) == "postgresql://u@h/db"
+
+
+def test_a_base_that_is_a_file_is_refused(clean_db, tmp_path: Path) -> None:
+    """`--base docs/cache.md` stored the file as a document named "." (independent QA,
+    round 5); it is refused, saying what to pass, and nothing is stored."""
+    write(tmp_path / "docs" / "cache.md", "# Cache\n\nThe cache keeps entries for 300 seconds.")
+    page = tmp_path / "docs" / "cache.md"
+    result = runner.invoke(app, ["ingest", str(page), "-c", "basefile", "--base", str(page)])
+    assert result.exit_code == 1 and "--base must be a folder" in result.output
+    listed = runner.invoke(app, ["documents", "list", "--component", "basefile", "--json"])
+    assert json.loads(listed.stdout or "[]") == []
+
+
+def test_a_file_is_never_stored_under_the_name_dot(tmp_path: Path) -> None:
+    from docsassistant.loaders import LoaderError
+    from docsassistant.sources import source_path_of
+
+    page = tmp_path / "cache.md"
+    page.write_text("# Cache\n")
+    with pytest.raises(LoaderError, match="is the base itself"):
+        source_path_of(page, page)
+    assert source_path_of(page, tmp_path) == "cache.md"
