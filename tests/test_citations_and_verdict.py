@@ -148,6 +148,10 @@ STEPS = {
         ("At most 10k rows per file [1].", []),  # "10,000" backs "10k"
         ("Up to 1,500,000 rows [1].", []),  # "1.5 million"
         ("The 3rd step loads 20k rows [1].", ["3", "20000"]),
+        ("At most 10 000 rows per file [1].", []),  # SI thousands (QA round 5)
+        ("At most 10\u202f000 rows per file [1].", []),  # with a narrow no-break space
+        ("At most twenty thousand rows per file [1].", ["20000"]),  # a wrong figure in words
+        ("At most ten thousand rows per file [1].", []),
     ],
 )
 def test_a_figure_written_another_way_is_still_backed(answer: str, unbacked: list[str]) -> None:

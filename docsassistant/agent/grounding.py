@@ -74,6 +74,9 @@ def judge(
 # A number as written in prose: 3, 1.0, 10,000, 5GB's 5; not part of a word or identifier
 # (v2, SHA256, ef_search=200 keeps its 200), not a citation marker.
 _NUMBER = re.compile(r"(?<![\w.\[])(\d+(?:[.,]\d+)*)(?![\d\]])")
+# The same with thousands grouped by a space, as SI style writes them: "10 000" (also a
+# no-break or thin space).
+_GROUPED = re.compile(r"(?<![\w.\[])(\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+)(?![\d\]])")
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 _LIST_ORDINAL = re.compile(r"^\s*\d+[.)]\s", re.M)
 _NUMBER_WORDS = {
@@ -93,26 +96,46 @@ _ORDINAL_WORDS = {
 }
 # "10k", "10 thousand" and "10,000" are one figure; so are "2 million" and "2,000,000".
 _SCALED = re.compile(r"(?<![\w.\[])(\d+(?:\.\d+)?)\s?(k|K|thousand|million)\b")
-_SCALE = {"k": 1_000, "K": 1_000, "thousand": 1_000, "million": 1_000_000}
+_SCALE = {"k": 1_000, "K": 1_000, "hundred": 100, "thousand": 1_000, "million": 1_000_000}
+_SCALED_WORDS = re.compile(
+    r"\b(" + "|".join(w for w in _NUMBER_WORDS if w not in ("zero", "hundred", "thousand")) + r")"
+    r"\s+(hundred|thousand|million)\b",
+    re.I,
+)
 
 
 def _key(number: str) -> str:
     """One spelling per value: no thousands separators, no trailing decimal zeros."""
-    number = number.replace(",", "")
+    number = re.sub(r"[,\s\u00a0\u2009\u202f]", "", number)
     return number.rstrip("0").rstrip(".") if "." in number else number
 
 
 def _scaled(text: str) -> dict[int, str]:
-    """Figures written with a scale word, by the position of their digits."""
+    """Figures written with a scale ("10k", "1.5 million", "twenty thousand"), by position."""
     out = {}
     for m in _SCALED.finditer(text):
-        value = float(m.group(1)) * _SCALE[m.group(2)]
-        out[m.start(1)] = _key(f"{value:f}")
+        out[m.start(1)] = _key(f"{float(m.group(1)) * _SCALE[m.group(2)]:f}")
+    for m in _SCALED_WORDS.finditer(text):
+        out[m.start()] = _key(f"{float(_NUMBER_WORDS[m.group(1).lower()]) * _SCALE[m.group(2).lower()]:f}")
     return out
 
 
+def _stated(prose: str) -> list[str]:
+    """The figures of a text in order: grouped thousands as one, a scale applied."""
+    scaled = _scaled(prose)
+    grouped = {m.start(1): m for m in _GROUPED.finditer(prose)}
+    out: list[tuple[int, str]] = [(start, value) for start, value in scaled.items() if start not in grouped]
+    covered: list[range] = [range(m.start(1), m.end(1)) for m in grouped.values()]
+    out += [(start, scaled.get(start) or _key(m.group(1))) for start, m in grouped.items()]
+    for m in _NUMBER.finditer(prose):
+        if m.start(1) not in scaled and not any(m.start(1) in span for span in covered):
+            out.append((m.start(1), _key(m.group(1))))
+    return [value for _, value in sorted(out)]
+
+
 def _numbers(text: str) -> set[str]:
-    found = {_key(m.group(1)) for m in _NUMBER.finditer(text)} | set(_scaled(text).values())
+    """Every figure a source could be backing, read every way it could be meant."""
+    found = {_key(m.group(1)) for m in _NUMBER.finditer(text)} | set(_stated(text))
     lowered = re.findall(r"[a-z]+", text.lower())
     return (
         found
@@ -128,8 +151,7 @@ def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question:
     backs 30, "the second step" backs "2nd"), and so does a scale ("10k" is 10,000). Numbers
     are returned without thousands separators."""
     prose = _LIST_ORDINAL.sub(" ", _CODE.sub(" ", answer))
-    scaled = _scaled(prose)
-    stated = [scaled.get(m.start(1)) or _key(m.group(1)) for m in _NUMBER.finditer(prose)]
+    stated = _stated(prose)
     backed = _numbers(question)
     for source in cited_sources:
         backed |= _numbers(
