@@ -447,11 +447,7 @@ def index_beir(
             continue
         doc = _record_document(title or doc_id, text)
         drafts = chunk_document(doc, settings.chunk_size, settings.chunk_overlap)
-        pending.append(
-            PendingDocument(
-                Path(doc_id), doc_id, digest, len(raw), doc, drafts, existing[0] if existing else None, "beir"
-            )
-        )
+        pending.append(PendingDocument(Path(doc_id), doc_id, digest, len(raw), doc, drafts, "beir"))
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
             flush(pending)
             pending = []

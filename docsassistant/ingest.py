@@ -97,7 +97,6 @@ class PendingDocument:
     size: int
     doc: LoadedDocument
     drafts: list[ChunkDraft]
-    existing_id: int | None
     origin: str = "cli"  # cli | upload | beir: only 'cli' documents are ever pruned
 
 
@@ -194,11 +193,7 @@ def index_paths(
             reason = f"Unexpected {type(exc).__name__} while reading: {exc}"
             finish(FileResult(name, "failed", reason=reason + _kept(known, name)))
             continue
-        pending.append(
-            PendingDocument(
-                path, source_path, digest, len(data), doc, drafts, existing[0] if existing else None, origin
-            )
-        )
+        pending.append(PendingDocument(path, source_path, digest, len(data), doc, drafts, origin))
         if sum(len(p.drafts) for p in pending) >= EMBED_GROUP:
             embed_and_write(engine, component, pending, settings, finish, report.timings)
             pending = []
@@ -259,7 +254,7 @@ def embed_and_write(
         try:
             with engine.begin() as conn:
                 start = time.perf_counter()
-                doc_id = write_document(conn, component, item, item_vectors)
+                doc_id, inserted = write_document(conn, component, item, item_vectors)
                 written = time.perf_counter()
                 write_graph(conn, doc_id, component, item, settings)
                 timings.write_chunks_s += written - start
@@ -267,7 +262,7 @@ def embed_and_write(
         except sa.exc.SQLAlchemyError as exc:
             finish(FileResult(item.source_path, "failed", reason=f"Database error: {exc.orig or exc}"))
             continue
-        status = "updated" if item.existing_id is not None else "added"
+        status = "added" if inserted else "updated"
         finish(FileResult(item.source_path, status, chunks=len(item.drafts)))
     start = time.perf_counter()
     timings.graph_entities_embedded += finish_graph(engine, settings)
@@ -283,13 +278,17 @@ _UPSERT = sa.text(
         title = EXCLUDED.title, content_hash = EXCLUDED.content_hash,
         media_type = EXCLUDED.media_type, size_bytes = EXCLUDED.size_bytes,
         chunk_count = EXCLUDED.chunk_count, origin = EXCLUDED.origin, indexed_at = now()
-    RETURNING id"""
+    RETURNING id, (xmax = 0) AS inserted"""
 )
 
 
-def write_document(conn: sa.Connection, component: str, item: PendingDocument, vectors: np.ndarray) -> int:
-    """Replace one document and its chunks (the caller's transaction makes it atomic)."""
-    doc_id = conn.execute(
+def write_document(
+    conn: sa.Connection, component: str, item: PendingDocument, vectors: np.ndarray
+) -> tuple[int, bool]:
+    """Replace one document and its chunks (the caller's transaction makes it atomic).
+    Returns its id and whether it was new: decided by the write itself (`xmax = 0` on an
+    inserted row), so of two ingests of one file at once, the second says "updated"."""
+    doc_id, inserted = conn.execute(
         _UPSERT,
         {
             "component": component,
@@ -301,10 +300,10 @@ def write_document(conn: sa.Connection, component: str, item: PendingDocument, v
             "n": len(item.drafts),
             "origin": item.origin,
         },
-    ).scalar_one()
+    ).one()
     conn.execute(sa.text("DELETE FROM chunks WHERE document_id = :id"), {"id": doc_id})
     insert_chunks(conn, doc_id, component, item.drafts, vectors)
-    return doc_id
+    return doc_id, inserted
 
 
 def insert_chunks(

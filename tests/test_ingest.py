@@ -150,3 +150,18 @@ def test_a_file_emptied_after_indexing_fails_and_its_earlier_version_is_kept(
     write(tmp_path / "docs" / "new.md", "")
     fresh = index_paths([tmp_path / "docs" / "new.md"], "kb", base=tmp_path).by_status("failed")
     assert "kept" not in fresh[0].reason  # nothing was indexed before
+
+
+def test_the_write_decides_added_or_updated(clean_db, tmp_path: Path, monkeypatch) -> None:
+    """Two ingests of one file at once both said "1 added": each decided from what was
+    stored when it started (independent QA, round 5). The write itself now decides: the
+    later one says "updated". Simulated by hiding the first write from the second's start."""
+    import docsassistant.ingest as ingest
+
+    write(tmp_path / "same.md", "# Same\n\nThe first version of the page.")
+    assert index_paths([tmp_path], "race", base=tmp_path).results[0].status == "added"
+    write(tmp_path / "same.md", "# Same\n\nThe second version of the page.")
+    monkeypatch.setattr(ingest, "known_documents", lambda engine, component: {})
+    (result,) = index_paths([tmp_path], "race", base=tmp_path).results
+    assert result.status == "updated"
+    assert [d["source_path"] for d in list_documents("race")] == ["same.md"]
