@@ -84,6 +84,6 @@ def test_citation_outside_the_expected_sources_is_invalid() -> None:
     assert summary.citation_validity == 0.0 and summary.grounded_rate == 1.0 and summary.latency_p50_s == 1.25
 
 
-def test_missing_qa_file_is_skipped_with_a_message(tmp_path: Path) -> None:
+def test_a_missing_qa_file_fails_with_a_message(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["eval", "answers", "--qa", str(tmp_path / "nope.jsonl")])
-    assert result.exit_code == 0 and "not found" in " ".join(result.output.split())
+    assert result.exit_code == 1 and "not found" in " ".join(result.output.split())

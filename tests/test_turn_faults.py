@@ -81,6 +81,23 @@ def test_database_stopped_mid_turn_keeps_the_question_and_the_next_turn_works(
     assert second.answer == follow_up.answer and phrase not in second.answer
 
 
+def test_a_question_lost_with_the_database_is_in_the_next_turns_history(
+    corpus: Path, hooked: HookedFake, database_back: None
+) -> None:
+    """The database stopped mid-turn: the question could not reach the conversation's
+    checkpoint, so the next turn's follow-up was read without it (independent QA, round 5).
+    The next turn adds it from the turn records first."""
+    question, _phrase = QUESTIONS["retries.md"]
+    hooked.hooks[2] = lambda: halt_embedded(get_settings())
+    record = run_turn(question)
+    assert record.status == "failed"
+    start_embedded(get_settings())
+    before = len(hooked.requests)
+    run_turn("And what does it default to?", record.thread_id)
+    later = json.dumps(hooked.requests[before:])
+    assert question in later and STOPPED_TURN in later
+
+
 def test_a_turn_that_fails_after_its_verification_is_not_flagged_grounded(
     corpus: Path, hooked: HookedFake, database_back: None
 ) -> None:

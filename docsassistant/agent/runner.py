@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.graph.state import CompiledStateGraph
 
@@ -30,7 +30,7 @@ from docsassistant.agent.nodes.finalize import turn_record
 from docsassistant.agent.records import TurnRecord
 from docsassistant.agent.threads import adopt_legacy_turns, fork_thread, load_turns  # noqa: F401 (callers import them from here)
 from docsassistant.agent.turn_lock import BUSY_WAIT_S, thread_turn_lock
-from docsassistant.agent.turn_store import finish_turn, start_turn
+from docsassistant.agent.turn_store import finish_turn, load_records, start_turn
 from docsassistant.config import Settings, get_settings
 from docsassistant.conversations import touch_conversation
 from docsassistant.db import libpq_uri
@@ -100,6 +100,7 @@ def stream_turn(
         touch_conversation(thread_id, question, settings=settings)
         adopt_legacy_turns(thread_id, settings=settings)
         running = start_turn(thread_id, question, component or None, settings=settings)
+        _catch_up_history(graph, thread_id, settings)
         try:
             record = yield from _run_graph(graph, running, llm, settings, allowed_components)
         except GeneratorExit:  # the caller stopped reading (a closed page): say so, then stop
@@ -212,6 +213,25 @@ def _graph_events(
             None, config, context=context, stream_mode=["custom"], durability="exit"
         ):
             yield chunk
+
+
+def _catch_up_history(graph: CompiledStateGraph, thread_id: str, settings: Settings) -> None:
+    """A turn that lost its database could not write its question to the conversation's
+    checkpoint (its record, marked interrupted, is in `turn_records`). Before the next turn,
+    the last earlier turn missing from the checkpoint is added to it, with a stopped turn's
+    answer, so a follow-up ("and what does it control?") is read against it."""
+    earlier = load_records(thread_id, settings=settings)[:-1]  # the last is the turn starting now
+    if not earlier:
+        return
+    config = config_for(thread_id, settings)
+    state = graph.get_state(config)
+    messages = list(state.values.get("messages", [])) if state and state.values else []
+    asked = [m.content for m in messages if isinstance(m, HumanMessage)]
+    last = earlier[-1]
+    if asked and asked[-1] == last.question:
+        return
+    answer = AIMessage(last.answer) if last.status == "completed" else stopped_answer(last.answer)
+    graph.update_state(config, {"messages": [HumanMessage(last.question), answer]}, as_node="finalize")
 
 
 def _close_checkpoint(graph: CompiledStateGraph, config: dict[str, Any], question: str, answer: str) -> None:
