@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import sqlalchemy as sa
 
+from docsassistant.agent.faults import is_database_fault
 from docsassistant.chunking import ChunkDraft, chunk_document
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
@@ -260,6 +261,8 @@ def embed_and_write(
                 timings.write_chunks_s += written - start
                 timings.graph_write_s += time.perf_counter() - written
         except sa.exc.SQLAlchemyError as exc:
+            if is_database_fault(exc):  # the server is gone: every later file would fail the same way
+                raise
             finish(FileResult(item.source_path, "failed", reason=f"Database error: {exc.orig or exc}"))
             continue
         status = "added" if inserted else "updated"

@@ -84,6 +84,49 @@ def test_the_database_stopped_mid_ingest_says_what_to_start(clean_db, tmp_path: 
     assert isinstance(result.exception, SystemExit)  # exited with the message, not an uncaught error
 
 
+def test_the_database_stopped_between_two_files_stops_the_ingest_once(
+    clean_db, tmp_path: Path, monkeypatch
+) -> None:
+    """The server stopped during an ingest: every remaining file was reported failed with
+    the same three-line connection error while the run went on embedding the rest
+    (independent QA, round 5). It stops at the first lost write, with one message saying
+    what to start; the files written before stay indexed."""
+    import sqlalchemy as sa
+
+    import docsassistant.ingest as ingest
+    from docsassistant.config import get_settings
+    from docsassistant.db import halt_embedded, start_embedded
+    from docsassistant.documents import list_documents
+
+    real_write = ingest.write_document
+    calls = []
+
+    def stop_before_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            halt_embedded(get_settings())
+        return real_write(*args, **kwargs)
+
+    for i in range(4):
+        write(tmp_path / "docs" / f"p{i}.md", f"# Page {i}\n\nPage number {i} about vector stores.")
+    monkeypatch.setattr(ingest, "write_document", stop_before_the_second)
+    reported = []
+    try:
+        with pytest.raises(sa.exc.OperationalError):
+            ingest.index_paths(
+                [tmp_path / "docs"], "lost", base=tmp_path, progress=lambda p: reported.append(p.result)
+            )
+        assert [r.status for r in reported] == ["added"]  # no per-file "Database error" for the rest
+        start_embedded(get_settings())
+        calls.clear()  # the CLI: p0 is unchanged, p1 written, the server stops before p2
+        result = runner.invoke(app, ["ingest", str(tmp_path / "docs"), "-c", "lost", "--base", str(tmp_path)])
+    finally:
+        start_embedded(get_settings())
+    assert result.exit_code == 1, result.output
+    assert result.output.count("database connection was lost") == 1 and "docsassistant db up" in result.output
+    assert [d["source_path"] for d in list_documents("lost")] == ["docs/p0.md", "docs/p1.md"]
+
+
 def test_db_status(engine) -> None:
     result = runner.invoke(app, ["db", "status"])
     assert result.exit_code == 0 and "PostgreSQL 18" in result.output

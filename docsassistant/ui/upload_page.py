@@ -7,6 +7,7 @@ from typing import Any
 
 import streamlit as st
 
+from docsassistant.agent.faults import database_fault_message
 from docsassistant.config import Settings, get_settings
 from docsassistant.ingest import Progress, validate_component
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_text
@@ -87,7 +88,11 @@ def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) 
             report = uploads.save_and_index(batch, component, settings=settings, progress=progress)
     except Exception as exc:  # e.g. the database went away: files committed so far stay indexed
         bar.empty()
-        st.error(f"The upload stopped: {type(exc).__name__}: {exc}. Files indexed before it stay indexed.")
+        why = (
+            database_fault_message(exc)
+            or f"{type(exc).__name__}: {exc}. Files indexed before it stay indexed."
+        )
+        st.error(f"The upload stopped: {why}")
         return
     bar.empty()
     st.session_state[RESULTS_KEY] = {
