@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import typer
 
 from docsassistant.cli import (
@@ -31,4 +33,7 @@ safety_commands.register(app)
 
 
 def main() -> None:
+    # psycopg_pool warns on every failed reconnect ("error connecting in 'pool-1': …") while
+    # the database is down; a command says once what to start instead (cli/errors.py).
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     app()
