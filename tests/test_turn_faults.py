@@ -70,6 +70,7 @@ def test_database_stopped_mid_turn_keeps_the_question_and_the_next_turn_works(
     )
     assert record.answer.startswith("I had to stop before answering") and record.question == question
     assert record.error  # what failed, for a bug report
+    assert record.queries  # the search that ran before the fault (it was [] in QA round 5)
 
     start_embedded(get_settings())
     (kept,) = load_turns(record.thread_id)

@@ -128,6 +128,15 @@ def _stopped(
         "component": running.component,
         "answer": f"I had to stop before answering: {reason}",
         "trace": trace or [],
+        # The graph's state may be out of reach (the database went away): the queries run
+        # so far are read back from the trace.
+        "queries": [
+            e["args"]["query"]
+            for e in trace or []
+            if e.get("type") == "tool_call"
+            and e.get("tool") == "search_docs"
+            and e.get("args", {}).get("query")
+        ],
         "stop_reason": reason,
         "started_at": running.started_at,
     }
