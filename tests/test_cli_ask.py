@@ -61,3 +61,20 @@ def test_ask_with_an_unknown_component_is_refused_before_any_model_call(
     assert result.exit_code == 1
     assert "Unknown component 'no-such-comp'. Known components: pg." in result.output
     assert len(cooperative_ollama.requests) == before
+
+
+def test_a_turn_for_an_unknown_component_writes_nothing(clean_db, cooperative_ollama, tmp_path: Path) -> None:
+    """The check is the runner's (the chat page and MCP `ask_docs` go through it too): the
+    turn is refused before Ollama is called or anything is stored."""
+    import pytest
+
+    from docsassistant.agent.runner import run_turn
+    from docsassistant.conversations import list_conversations
+    from docsassistant.search import SearchError
+
+    write(tmp_path / "a.md", "# A\n\nSome text about caches.")
+    index_paths([tmp_path], "pg", base=tmp_path)
+    before = len(cooperative_ollama.requests)
+    with pytest.raises(SearchError, match="Unknown component 'nope'"):
+        run_turn("What is cache_ttl?", component="Nope")
+    assert len(cooperative_ollama.requests) == before and list_conversations() == []

@@ -43,15 +43,16 @@ def _caused_by(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> Ba
 _DATABASE_ERRORS = (psycopg.OperationalError, sa.exc.OperationalError, DatabaseUnavailable, PoolTimeout)
 
 
-def database_fault_message(exc: BaseException) -> str | None:
-    """What a command should print when `exc` comes from a lost database connection."""
+def database_fault_message(exc: BaseException, retry: str = "run the command again") -> str | None:
+    """What a command (or the upload page, with its own `retry`) should say when `exc`
+    comes from a lost database connection."""
     found = _caused_by(exc, _DATABASE_ERRORS)
     if found is None:
         return None
     return (
         f"The database connection was lost ({_detail(found)}). Check that PostgreSQL is running "
-        "(`docsassistant db up` starts the embedded one), then run the command again: what was "
-        "committed is kept, and an ingest skips the files it already indexed."
+        f"(`docsassistant db up` starts the embedded one), then {retry}: what was committed is "
+        "kept, and an ingest skips the files it already indexed."
     )
 
 

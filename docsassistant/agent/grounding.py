@@ -95,7 +95,7 @@ _ORDINAL_WORDS = {
     )
 }
 # "10k", "10 thousand" and "10,000" are one figure; so are "2 million" and "2,000,000".
-_SCALED = re.compile(r"(?<![\w.\[])(\d+(?:\.\d+)?)\s?(k|K|thousand|million)\b")
+_SCALED = re.compile(r"(?<![\w.\[])(\d+(?:\.\d+)?)\s?(k|K|hundred|thousand|million)\b")
 _SCALE = {"k": 1_000, "K": 1_000, "hundred": 100, "thousand": 1_000, "million": 1_000_000}
 _SCALED_WORDS = re.compile(
     r"\b(" + "|".join(w for w in _NUMBER_WORDS if w not in ("zero", "hundred", "thousand")) + r")"
@@ -134,7 +134,8 @@ def _stated(prose: str) -> list[str]:
 
 
 def _numbers(text: str) -> set[str]:
-    """Every figure a source could be backing, read every way it could be meant."""
+    """Every figure a source could be backing, read every way it could be meant: "3 100"
+    backs 3, 100 and 3100; "10k" backs 10 and 10000."""
     found = {_key(m.group(1)) for m in _NUMBER.finditer(text)} | set(_stated(text))
     lowered = re.findall(r"[a-z]+", text.lower())
     return (

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.graph.state import CompiledStateGraph
 
@@ -30,13 +30,13 @@ from docsassistant.agent.nodes.finalize import turn_record
 from docsassistant.agent.records import TurnRecord
 from docsassistant.agent.threads import adopt_legacy_turns, fork_thread, load_turns  # noqa: F401 (callers import them from here)
 from docsassistant.agent.turn_lock import BUSY_WAIT_S, thread_turn_lock
-from docsassistant.agent.turn_store import finish_turn, load_records, start_turn
+from docsassistant.agent.turn_store import finish_turn, load_record, start_turn
 from docsassistant.config import Settings, get_settings
 from docsassistant.conversations import touch_conversation
 from docsassistant.db import libpq_uri
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
 from docsassistant.readonly_sql import count_chunks
-from docsassistant.search import list_components, search_docs
+from docsassistant.search import check_known_component, list_components, search_docs
 
 # Answer tokens are streamed from these nodes (decide answers greetings and declines).
 TOKEN_NODES = ("generate", "decide")
@@ -83,14 +83,16 @@ def stream_turn(
     """Run one turn, yielding trace events, `token` events and finally
     `{"type": "turn_complete", "thread_id", "record": TurnRecord}`.
 
-    Refused before anything is written: bad input (`InputError`), Ollama unavailable
-    (`ModelUnavailable`), another turn running on the thread (`ThreadBusy`, after
-    waiting `busy_wait_s`). From then on the turn is recorded, whatever fails.
+    Refused before anything is written: bad input (`InputError`; an unknown component,
+    `SearchError`), Ollama unavailable (`ModelUnavailable`), another turn running on the
+    thread (`ThreadBusy`, after waiting `busy_wait_s`). From then on the turn is recorded, whatever fails.
     `allowed_components` (an MCP key's; None: all) limits every search and count.
     """
     settings = settings or get_settings()
     question = clean_question(question)
     component = clean_text(component, what="component name", max_chars=MAX_COMPONENT_CHARS, required=False)
+    if component:  # a mistyped one would cost model calls and end "no search could run"
+        check_known_component(component.lower(), allowed_components, settings)
     if llm is None:
         check_ollama(settings)
         llm = make_chat_model(settings)
@@ -100,7 +102,7 @@ def stream_turn(
         touch_conversation(thread_id, question, settings=settings)
         adopt_legacy_turns(thread_id, settings=settings)
         running = start_turn(thread_id, question, component or None, settings=settings)
-        _catch_up_history(graph, thread_id, settings)
+        _catch_up_history(graph, running, settings)
         try:
             record = yield from _run_graph(graph, running, llm, settings, allowed_components)
         except GeneratorExit:  # the caller stopped reading (a closed page): say so, then stop
@@ -224,23 +226,23 @@ def _graph_events(
             yield chunk
 
 
-def _catch_up_history(graph: CompiledStateGraph, thread_id: str, settings: Settings) -> None:
+def _catch_up_history(graph: CompiledStateGraph, running: TurnRecord, settings: Settings) -> None:
     """A turn that lost its database could not write its question to the conversation's
     checkpoint (its record, marked interrupted, is in `turn_records`). Before the next turn,
-    the last earlier turn missing from the checkpoint is added to it, with a stopped turn's
-    answer, so a follow-up ("and what does it control?") is read against it."""
-    earlier = load_records(thread_id, settings=settings)[:-1]  # the last is the turn starting now
-    if not earlier:
+    that question is added to the checkpoint, with a stopped turn's answer, so a follow-up
+    ("and what does it control?") is read against it. A completed turn's question is
+    always there: its checkpoint was written before its record was finished."""
+    previous = load_record(running.thread_id or "", running.index - 1, settings=settings)
+    if previous is None or previous.status == "completed":
         return
-    config = config_for(thread_id, settings)
+    config = config_for(running.thread_id or "", settings)
     state = graph.get_state(config)
     messages = list(state.values.get("messages", [])) if state and state.values else []
     asked = [m.content for m in messages if isinstance(m, HumanMessage)]
-    last = earlier[-1]
-    if asked and asked[-1] == last.question:
+    if asked and asked[-1] == previous.question:
         return
-    answer = AIMessage(last.answer) if last.status == "completed" else stopped_answer(last.answer)
-    graph.update_state(config, {"messages": [HumanMessage(last.question), answer]}, as_node="finalize")
+    update = [HumanMessage(previous.question), stopped_answer(previous.answer)]
+    graph.update_state(config, {"messages": update}, as_node="finalize")
 
 
 def _close_checkpoint(graph: CompiledStateGraph, config: dict[str, Any], question: str, answer: str) -> None:

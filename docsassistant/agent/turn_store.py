@@ -87,6 +87,17 @@ def finish_turn(record: TurnRecord, *, settings: Settings | None = None) -> None
         )
 
 
+def load_record(thread_id: str, index: int, *, settings: Settings | None = None) -> TurnRecord | None:
+    """One turn of the thread (None if there is no such turn)."""
+    engine = open_store(settings or get_settings(), check=False)
+    with engine.connect() as conn:
+        row = conn.execute(
+            sa.text("SELECT record FROM turn_records WHERE thread_id = :t AND turn_index = :i"),
+            {"t": thread_id, "i": index},
+        ).scalar()
+    return None if row is None else TurnRecord.model_validate(row)
+
+
 def load_records(thread_id: str, *, settings: Settings | None = None) -> list[TurnRecord]:
     """The thread's turns in order (running and failed ones included)."""
     engine = open_store(settings or get_settings(), check=False)

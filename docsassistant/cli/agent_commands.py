@@ -46,14 +46,10 @@ def ask(
     """Ask the agent a question about the indexed documentation."""
     from docsassistant.agent.runner import stream_turn
     from docsassistant.agent.turn_lock import ThreadBusy
-    from docsassistant.config import get_settings
-    from docsassistant.search import SearchError, check_known_component
+    from docsassistant.search import SearchError
 
     record: TurnRecord | None = None
     with friendly_errors(ModelUnavailable, ThreadBusy, SearchError):
-        if component and component.strip():
-            # A mistyped component would cost model calls and end with "no search could run".
-            check_known_component(component.strip().lower(), None, get_settings())
         for evt in stream_turn(question, thread, component):
             if evt["type"] == "turn_complete":
                 record = evt["record"]

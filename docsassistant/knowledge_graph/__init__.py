@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from docsassistant.ingest import PendingDocument
 
 
+_preparing: threading.Thread | None = None  # spaCy's loading thread, started once per process
+
+
 def prepare_graph(settings: Settings) -> None:
     """Start loading the default extractor's spaCy (0.6-0.9 s) in a daemon thread, so that
     it loads beside the first chunk embedding instead of in the first document's
@@ -32,9 +35,6 @@ def prepare_graph(settings: Settings) -> None:
 
     _preparing = threading.Thread(target=load_tokenizer, name="docsassistant-spacy", daemon=True)
     _preparing.start()
-
-
-_preparing: threading.Thread | None = None
 
 
 def write_graph(

@@ -89,7 +89,7 @@ def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) 
     except Exception as exc:  # e.g. the database went away: files committed so far stay indexed
         bar.empty()
         why = (
-            database_fault_message(exc)
+            database_fault_message(exc, retry="upload the files again")
             or f"{type(exc).__name__}: {exc}. Files indexed before it stay indexed."
         )
         st.error(f"The upload stopped: {why}")
