@@ -18,6 +18,7 @@ from typing import Protocol
 import numpy as np
 
 from docsassistant.config import Settings, get_settings
+from docsassistant.foreground import FOREGROUND
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
 # A torch slice whose texts total at most this many characters (slice size x longest
@@ -112,6 +113,7 @@ class TorchEmbedder:
         for start in range(0, len(order), self.batch_size):
             part = order[start : start + self.batch_size]
             slice_texts = [texts[i] for i in part]
+            FOREGROUND.wait_turn()
             with self._lock.documents(), self._torch.inference_mode():
                 if len(part) * max(map(len, slice_texts)) <= SMALL_SLICE_CHARS:
                     out[part] = self._encode_on_one_thread(slice_texts)

@@ -16,6 +16,7 @@ from docsassistant.agent.faults import is_database_fault
 from docsassistant.chunking import ChunkDraft, chunk_document
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
+from docsassistant.foreground import FOREGROUND
 from docsassistant.knowledge_graph import finish_graph, prepare_graph, write_graph
 from docsassistant.loaders import LoadedDocument, LoaderError, load_document
 from docsassistant.prune import apply_prune, copies_note, plan_prune
@@ -182,6 +183,7 @@ def index_paths(
                 continue
             if existing is None and digest in known_paths_by_hash:
                 copies.append((source_path, known_paths_by_hash[digest]))
+            FOREGROUND.wait_turn()  # reading and chunking hold the GIL: not while a search runs
             doc = load_document(path)
             drafts = chunk_document(doc, settings.chunk_size, settings.chunk_overlap)
             if not drafts:
@@ -252,6 +254,7 @@ def embed_and_write(
     for item in pending:
         item_vectors = vectors[offset : offset + len(item.drafts)]
         offset += len(item.drafts)
+        FOREGROUND.wait_turn()
         try:
             with engine.begin() as conn:
                 start = time.perf_counter()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from docsassistant.foreground import FOREGROUND
 from docsassistant.onnx_export import ensure_model
 
 # Tokens per phrase batch: 2,048 tokens is 256 phrases of 8 tokens (measured below).
@@ -161,7 +162,11 @@ class OnnxEmbedder:
 
     def _run_each(self, encodings: list) -> np.ndarray:
         with self._documents_running():
-            return np.stack([self._run(encoding, self._session) for encoding in encodings])
+            return np.stack([self._run_after_searches(encoding) for encoding in encodings])
+
+    def _run_after_searches(self, encoding) -> np.ndarray:
+        FOREGROUND.wait_turn()  # a niced thread still takes a core and memory bandwidth
+        return self._run(encoding, self._session)
 
     def _run_batch(self, encodings: list) -> np.ndarray:
         """Texts of one token count, so no padding."""
@@ -170,6 +175,7 @@ class OnnxEmbedder:
             "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
             "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
         }
+        FOREGROUND.wait_turn()
         with self._documents_running():
             hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
         return mean_pool_normalise(hidden, feeds["attention_mask"])

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
+from docsassistant.foreground import FOREGROUND
 from docsassistant.fusion import DEFAULT_WEIGHTS, diversify, fuse
 from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_query, clean_text
 from docsassistant.knowledge_graph.retrieve import graph_rank
@@ -147,6 +148,21 @@ def search_docs(
         if component is not None:  # asked for a component outside the allowed ones
             check_known_component(component, allowed_components or [], settings)
         return []
+    with FOREGROUND.running():  # an upload indexing in this process waits meanwhile
+        return _search(query, component, k, mode, settings, scope, allowed_components, entities)
+
+
+def _search(
+    query: str,
+    component: str | None,
+    k: int,
+    mode: Mode,
+    settings: Settings,
+    scope: list[str] | None,
+    allowed_components: Sequence[str] | None,
+    entities: list[str] | None,
+) -> list[dict]:
+    """search_docs once its request is checked: rank, fuse and fetch the hits."""
     engine = open_store(settings)
     embed_query = get_embedder(settings).embed_query
     vectors: list[Sequence[float]] = []

@@ -1,7 +1,7 @@
 """Load what a process's first request would otherwise wait for, in a background thread:
 the embedding model (the ONNX session, or torch with DOCSASSISTANT_EMBEDDER=torch: seconds)
-then igraph (1.7-2.4 s on this machine) and spaCy (0.7 s without torch), which graph
-searches need. The app and the MCP server both start it."""
+then igraph (1.7-2.4 s on this machine) and spaCy with its tokenizer (0.9 s without torch),
+which graph searches and an upload's graph extraction need. The app and the MCP server both start it."""
 
 from __future__ import annotations
 
@@ -26,10 +26,9 @@ def start_warm_up() -> threading.Thread:
         with contextlib.suppress(Exception):
             import igraph  # noqa: F401
         if loaded:  # spaCy hides torch while it imports: never while a model load may import it
-            from docsassistant.knowledge_graph.extract import import_spacy
+            from docsassistant.knowledge_graph.extract import load_tokenizer
 
-            with contextlib.suppress(Exception):
-                import_spacy()
+            load_tokenizer()  # an upload's graph extraction would otherwise build it, GIL held
 
     thread = threading.Thread(target=load, name="docsassistant-warm-up", daemon=True)
     thread.start()

@@ -117,7 +117,8 @@ def search_during_ingest(
     console.print(
         f"p95 during / idle: {_fmt(ratio)} (target ≤ {be.TARGET_DURING_INGEST_P95_RATIO}) "
         f"{_verdict(None if ratio is None else ratio <= be.TARGET_DURING_INGEST_P95_RATIO)}; "
-        f"the ingest took {_fmt(r['ingest_s'], 1)} s for {r['ingest_chunks']} chunks; "
+        f"the ingest took {_fmt(r['ingest_s'], 1)} s for {r['ingest_chunks']} chunks "
+        f"({_fmt(r['ingest_waited_s'], 2)} s of it waiting for searches); "
         f"load average at the end {r['load_average_end']}.",
         highlight=False,
     )

@@ -16,11 +16,13 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import pairwise
 from types import ModuleType
 
 from docsassistant.chunking import SECTION_SEPARATOR
+from docsassistant.foreground import FOREGROUND
 from docsassistant.knowledge_graph.records import ChunkGraph, EntityMention, Relation, normalise_phrase
 from docsassistant.terms import code_terms
 
@@ -138,11 +140,19 @@ def _terms(words: list[str], rows: list[list[int]]) -> list[str]:
 
 def extract_chunks(title: str, chunks: list[tuple[str, str]]) -> list[ChunkGraph]:
     """`extract_chunk` for many (section, content) pairs, tokenised in one spaCy pipe."""
-    docs = _nlp().pipe(content[:MAX_CHARS] for _, content in chunks)
+    docs = _nlp().pipe(_after_searches(content[:MAX_CHARS] for _, content in chunks))
     return [
         extract_chunk(title, section, content, doc)
         for (section, content), doc in zip(chunks, docs, strict=True)
     ]
+
+
+def _after_searches(texts: Iterator[str]) -> Iterator[str]:
+    """Each text once no search runs (foreground): tokenising and extracting hold the GIL.
+    A blank pipeline tokenises lazily, so the wait comes between two chunks."""
+    for text in texts:
+        FOREGROUND.wait_turn()
+        yield text
 
 
 def extract_chunk(title: str, section: str, content: str, tokens=None) -> ChunkGraph:  # tokens: a spaCy Doc
