@@ -175,7 +175,6 @@ class OnnxEmbedder:
             "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
             "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
         }
-        FOREGROUND.wait_turn()
         with self._documents_running():
             hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
         return mean_pool_normalise(hidden, feeds["attention_mask"])

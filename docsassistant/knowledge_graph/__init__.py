@@ -13,13 +13,18 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+import numpy as np
 import sqlalchemy as sa
+
+from docsassistant.foreground import FOREGROUND
 
 if TYPE_CHECKING:
     from docsassistant.config import Settings
     from docsassistant.ingest import PendingDocument
 
 
+# Entity phrases embedded between two checks for a running search: ~0.1 s of embedding.
+ENTITY_SLICE = 256
 _preparing: threading.Thread | None = None  # spaCy's loading thread, started once per process
 
 
@@ -63,4 +68,16 @@ def finish_graph(engine: sa.Engine, settings: Settings) -> int:
 
     if settings.graph == "off":
         return 0
-    return embed_new_entities(engine, get_embedder(settings).embed_phrases)
+    embed = get_embedder(settings).embed_phrases
+
+    def after_searches(phrases: list[str]) -> np.ndarray:
+        """Slices of phrases, each once no search runs (foreground.py). The gate is here,
+        not in `embed_phrases`: the agent's injection check embeds phrases too, and a
+        question must never wait for another user's search."""
+        parts = []
+        for start in range(0, len(phrases), ENTITY_SLICE):
+            FOREGROUND.wait_turn()
+            parts.append(np.asarray(embed(phrases[start : start + ENTITY_SLICE])))
+        return np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
+
+    return embed_new_entities(engine, after_searches)
