@@ -260,6 +260,28 @@ def test_follow_up_searches_for_what_the_earlier_turn_was_about(corpus: Path, mo
     assert second["model_calls"] == 5  # the standalone question costs one call on a follow-up
 
 
+def test_follow_up_echoed_back_by_the_rewrite_searches_the_earlier_subject(
+    corpus: Path, model: ShapeFake
+) -> None:
+    """Small models asked to rewrite a follow-up often return it unresolved: GetKlai/klai#1487
+    measured an 8B-class rewrite answering or drifting instead of rewriting on 5 of 20 real
+    follow-ups, and tobocop2/lilbee#784 saw the same model give different rewrites of one
+    input. An independent QA pass (round 6) saw "and what is its default?" come back
+    verbatim and searched as typed. A rewrite adding no word of its own is now replaced by
+    the message plus the question it follows up."""
+    first = run_turn("What does CLIENT_TIMEOUT configure?")
+    model.script("standalone", json.dumps({"standalone_question": "and what is its default?"}))
+    second = run_turn("And what is its default?", first["thread_id"])
+    assert len(model.of_kind("standalone")) == 1
+    query = tool_calls(second)[0][1]["query"]
+    assert "CLIENT_TIMEOUT" in query and "its default" in query
+    assert (
+        second["standalone_question"]
+        == "And what is its default? (follow-up to: What does CLIENT_TIMEOUT configure?)"
+    )
+    assert "thirty seconds" in second["answer"]
+
+
 def test_follow_up_in_another_language_is_made_standalone(corpus: Path, model: ShapeFake) -> None:
     """Found by an independent QA pass: a German follow-up ("… ihr Standardwert …") was
     searched as typed, because the referring words looked for are English ones. A message

@@ -8,6 +8,10 @@ and so is a later message that cannot lean on the conversation: no referring wor
 words, and written in English: the referring words are English ones, so a follow-up in
 another language ("Und wie hoch ist ihr Standardwert?") always gets the call. Anything
 else costs one structured call.
+
+Small models often hand the message back as it came, or trimmed: a "rewrite" that adds no
+word of its own resolved nothing, and searching it finds whatever "its default" matches.
+Then the turn works from the message followed by the earlier question it follows up.
 """
 
 from __future__ import annotations
@@ -67,8 +71,22 @@ def stands_alone(question: str) -> bool:
     )
 
 
-def standalone_question(messages: list[BaseMessage], question: str, ctx: AgentContext) -> dict[str, Any]:
-    """State update with `standalone_question` (+ the call's usage and a trace event)."""
+def adds_nothing(rewritten: str, question: str) -> bool:
+    """True when every word of the rewrite was already in the message (an echo)."""
+    words = set(re.findall(r"\w+", question.lower()))
+    return set(re.findall(r"\w+", rewritten.lower())) <= words
+
+
+def with_earlier_question(question: str, earlier: str) -> str:
+    """The follow-up, with the question it follows up, for a rewrite that resolved nothing."""
+    return f"{question} (follow-up to: {earlier})" if earlier else question
+
+
+def standalone_question(
+    messages: list[BaseMessage], question: str, ctx: AgentContext, earlier: str | None = None
+) -> dict[str, Any]:
+    """State update with `standalone_question` (+ the call's usage and a trace event).
+    `earlier` is the previous turn's standalone question (else its message is used)."""
     history = messages[:-1] if messages and isinstance(messages[-1], HumanMessage) else messages
     if not any(isinstance(m, HumanMessage) for m in history) or stands_alone(question):
         return {"standalone_question": question}
@@ -79,5 +97,20 @@ def standalone_question(messages: list[BaseMessage], question: str, ctx: AgentCo
     rewritten = parsed.standalone_question.strip() if isinstance(parsed, StandaloneQuestion) else ""
     usable = bool(rewritten) and len(rewritten) <= MAX_GROWTH * len(question) + 200
     result = rewritten if usable else question
-    trace = [event("decision", kind="standalone_question", question=question, standalone=result, used=usable)]
+    echoed = adds_nothing(result, question)
+    if echoed:
+        previous = earlier or next(
+            (str(m.content) for m in reversed(history) if isinstance(m, HumanMessage)), ""
+        )
+        result = with_earlier_question(question, previous[: MAX_GROWTH * len(question) + 200])
+    trace = [
+        event(
+            "decision",
+            kind="standalone_question",
+            question=question,
+            standalone=result,
+            used=usable and not echoed,
+            echoed=echoed,
+        )
+    ]
     return {"standalone_question": result, "trace": trace, **usage(raw)}
