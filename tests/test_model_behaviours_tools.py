@@ -404,3 +404,14 @@ def test_short_time_with_evidence_answers_without_verification(corpus: Path, mod
     kinds = [e["kind"] for e in state["trace"] if e["type"] == "flag"]
     assert "not_verified" in kinds and "grounded" not in kinds
     assert not model.of_kind("verify")  # no verification call
+
+
+def test_short_topic_change_echoed_by_the_rewrite_stays_as_typed(corpus: Path, model: ShapeFake) -> None:
+    """The other side of the echo rule: a short message with no referring word ("backup
+    schedule at night") gets the call for being short; handed back unchanged, it is taken
+    as it is, not glued to the earlier, unrelated question."""
+    first = run_turn("What does CLIENT_TIMEOUT configure?")
+    model.script("standalone", json.dumps({"standalone_question": "Backup schedule at night"}))
+    second = run_turn("Backup schedule at night", first["thread_id"])
+    assert len(model.of_kind("standalone")) == 1
+    assert second["standalone_question"] == "Backup schedule at night"

@@ -9,9 +9,10 @@ words, and written in English: the referring words are English ones, so a follow
 another language ("Und wie hoch ist ihr Standardwert?") always gets the call. Anything
 else costs one structured call.
 
-Small models often hand the message back as it came, or trimmed: a "rewrite" that adds no
-word of its own resolved nothing, and searching it finds whatever "its default" matches.
-Then the turn works from the message followed by the earlier question it follows up.
+Small models often hand the message back as it came, or trimmed: when a message that refers
+back ("its", "and …") gets a "rewrite" adding no word of its own, nothing was resolved, and
+searching it finds whatever "its default" matches. Then the turn works from the message
+followed by the earlier question it follows up.
 """
 
 from __future__ import annotations
@@ -97,7 +98,10 @@ def standalone_question(
     rewritten = parsed.standalone_question.strip() if isinstance(parsed, StandaloneQuestion) else ""
     usable = bool(rewritten) and len(rewritten) <= MAX_GROWTH * len(question) + 200
     result = rewritten if usable else question
-    echoed = adds_nothing(result, question)
+    # Only a message that refers back: a short one without referring words ("pgvector
+    # install steps") may well stand alone, and its echo is then the right answer.
+    refers_back = bool(_REFERS.search(question) or _CONNECTOR.match(question))
+    echoed = refers_back and adds_nothing(result, question)
     if echoed:
         previous = earlier or next(
             (str(m.content) for m in reversed(history) if isinstance(m, HumanMessage)), ""
