@@ -155,3 +155,13 @@ def test_trace_and_status_labels_escape_the_models_words() -> None:
     label = live_label(call)
     assert label and "![" not in label and images(label) == []
     assert esc("![x](y)") == "!\\[x\\](y)"
+
+
+def test_a_restored_trace_lists_tool_arguments_as_the_live_one_did() -> None:
+    """jsonb hands a stored trace's arguments back with its own key order (shorter keys
+    first); the line must not depend on it (QA round 6b saw `k` before `query` after a reload)."""
+    live = {"type": "tool_call", "tool": "search_docs", "args": {"query": "ttl", "component": "kb", "k": 5}}
+    restored = {**live, "args": {"k": 5, "query": "ttl", "component": "kb"}}
+    line = event_line(restored)
+    assert line == event_line(live)
+    assert line.index("query") < line.index("component") < line.index("k:")

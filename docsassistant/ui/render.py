@@ -70,6 +70,16 @@ def where(source_path: str, section: str | None) -> str:
 # ----------------------------------------------------------------------------- trace
 
 
+# The tool's own parameter order. A restored trace comes back from jsonb with its keys
+# re-ordered, so the live and the reloaded trace would otherwise list them differently.
+ARG_ORDER = ("query", "component", "k")
+
+
+def arg_position(item: tuple[str, Any]) -> tuple[int, str]:
+    name = item[0]
+    return (ARG_ORDER.index(name) if name in ARG_ORDER else len(ARG_ORDER), name)
+
+
 def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
     """One trace event as a markdown list item (None for events not listed on their own)."""
     kind = evt.get("type")
@@ -77,7 +87,7 @@ def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
         args = evt.get("args") or {}
         shown = [
             f"{esc(k)}: {quoted(v) if k == 'query' else code_span(v)}"
-            for k, v in args.items()
+            for k, v in sorted(args.items(), key=arg_position)
             if v is not None
         ]
         # The tool's name and arguments are the model's words: code spans that can't end early.
