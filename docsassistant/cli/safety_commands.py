@@ -43,11 +43,15 @@ def scan_injection(
 
 
 def train_injection(
+    out: Annotated[
+        Path,
+        typer.Option(
+            help="Where to write the weights (required, so a run never replaces the shipped "
+            "classifier by accident; docsassistant/agent/injection_classifier.json to retrain it)."
+        ),
+    ],
     fixtures: Annotated[Path, typer.Option(help="Folder of the labelled injection fixture sets.")] = Path(
         "tests/fixtures"
-    ),
-    out: Annotated[Path, typer.Option(help="Where to write the weights.")] = Path(
-        "docsassistant/agent/injection_classifier.json"
     ),
     component: Annotated[
         list[str] | None, typer.Option("--component", "-c", help="Documentation from these components only.")
