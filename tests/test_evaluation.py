@@ -310,6 +310,7 @@ def test_bench_ingest_search_and_synthetic_on_a_tiny_corpus(clean_db, settings, 
     latency = bench.bench_search(queries=4, warmup=1, qa_path=_tiny_qa(tmp_path), settings=settings)
     assert latency["queries"] == 4 and latency["queries_from_qa"] == 4
     assert latency["unfiltered"]["n"] == 4 and latency["filtered"]["p95_ms"] > 0
+    assert latency["unfiltered_paced"]["n"] == 4 and latency["paced_pause_s"] > 0
     assert latency["store_hnsw"]["100"]["recall_at_10"] == 1.0  # 3 chunks: nothing to miss
 
     synthetic = bench.bench_synthetic(300, n_queries=5, ef_values=(40,), settings=settings)
