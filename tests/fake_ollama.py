@@ -112,8 +112,19 @@ def _without_evidence(text: str) -> str:
 def text_tool_call(name: str, arguments: dict[str, Any], form: str = "json") -> str:
     """A tool call written as text, as models do when Ollama does not parse it:
     ``json`` (llama3.1), ``python_tag`` (llama3.1's ``<|python_tag|>`` prefix), ``fenced``
-    (a ```json block after a sentence), ``tool_call_tag`` (qwen2.5's ``<tool_call>``)."""
+    (a ```json block after a sentence), ``tool_call_tag`` (qwen2.5's ``<tool_call>``),
+    ``function_tag`` (llama3.1's custom-tool ``<function=name>{…}</function>``),
+    ``parameter_tags`` (qwen3-coder's ``<function=name><parameter=k>v</parameter>``),
+    ``pythonic`` (llama3.2's ``[name(k="v")]``, after a sentence)."""
     body = json.dumps({"name": name, "parameters": arguments})
+    if form == "function_tag":
+        return f"<function={name}>{json.dumps(arguments)}</function>"
+    if form == "parameter_tags":
+        params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in arguments.items())
+        return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+    if form == "pythonic":
+        call = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+        return f"Let me check the documentation.\n[{name}({call})]"
     if form == "json":
         return body
     if form == "python_tag":

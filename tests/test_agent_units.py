@@ -449,6 +449,13 @@ def test_node_out_of_time_makes_no_call(fake: FakeOllama) -> None:
         '<tool_call>\n{"name": "search_docs", "arguments": {"query": "retry"}}\n</tool_call>',
         '{"type": "function", "function": {"name": "search_docs", "arguments": {"query": "retry"}}}',
         '[{"name": "search_docs", "parameters": {"query": "retry"}}]',
+        '<function=search_docs>{"query": "retry"}</function>',
+        '<function=search_docs>{"query": "retry"}<|eom_id|>',
+        "<tool_call>\n<function=search_docs>\n<parameter=query>\nretry\n</parameter>\n</function>\n</tool_call>",
+        'search_docs(query="retry")',
+        '[search_docs(query="retry")]',
+        '<|python_tag|>search_docs.call(query="retry")',
+        'I will look this up.\n[search_docs(query="retry")]',
     ],
 )
 def test_text_tool_call_forms_are_recognised(content: str) -> None:
@@ -470,7 +477,15 @@ def test_text_tool_calls_several_and_unknown_names() -> None:
 
 @pytest.mark.parametrize(
     "content",
-    ["Hello! How can I help?", 'Set {"timeout": 30} in config.json.', "Use `{name}` as a placeholder.", ""],
+    [
+        "Hello! How can I help?",
+        'Set {"timeout": 30} in config.json.',
+        "Use `{name}` as a placeholder.",
+        "",
+        'Call `search_docs(query="x")` from your agent.',  # a tool named inside prose
+        'print(search_docs("retry"))',  # code, not a call of ours
+        "search_docs(query=make_query())",  # an argument that is not a literal
+    ],
 )
 def test_ordinary_text_is_not_a_tool_call(content: str) -> None:
     assert not parse_text_tool_calls(content, {"search_docs", "count_chunks"}).call_shaped

@@ -132,11 +132,14 @@ def test_citation_to_no_source_is_removed_and_flagged(docs: Path, model: ShapeFa
         '{"name": "search_docs", "parameters": {"query": "HTTP client retries [1]"}}',
         '<|python_tag|>{"name": "search_docs", "parameters": {"query": "retry count"}}',
         '<tool_call>\n{"name": "search_docs", "arguments": {"query": "retry count"}}\n</tool_call>',
+        '<function=search_docs>{"query": "retry count"}</function>',
+        '[search_docs(query="retry count")]',
     ],
 )
 def test_tool_call_text_while_answering_is_never_the_answer(docs: Path, model: ShapeFake, call: str) -> None:
     """Generation offers no tools, yet llama3.1 / qwen2.5 may still reply with a call written as
-    text (ollama #6127, #13519, #11185). It is not shown, and its `[1]` does not count as a
+    text (ollama #6127, #13519, #11185; the `<function=…>` and Python forms: mudler/LocalAI#3010,
+    ollama #7824). It is not shown, and its `[1]` does not count as a
     citation: the one regeneration asks for an answer; a second call-shaped reply leaves
     the turn with no answer (`empty_answer`), never `grounded`."""
     record = _retries_turn(model, call, "It retries failed requests three times [1].")

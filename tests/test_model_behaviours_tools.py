@@ -62,10 +62,15 @@ def tool_messages(body: dict[str, Any]) -> list[str]:
 # -- tool calls in any form ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("form", ["json", "python_tag", "fenced", "tool_call_tag"])
+@pytest.mark.parametrize(
+    "form", ["json", "python_tag", "fenced", "tool_call_tag", "function_tag", "parameter_tags", "pythonic"]
+)
 def test_tool_call_written_as_text_is_executed_not_shown(corpus: Path, model: ShapeFake, form: str) -> None:
     """llama3.1 writes calls as JSON text, also after <|python_tag|> (ollama #6127, #13519,
-    #11185); qwen2.5 wraps them in <tool_call>: Ollama leaves them in `content`."""
+    #11185), or as `<function=name>{…}</function>` (mudler/LocalAI#3010); qwen2.5 wraps them in
+    <tool_call>, qwen3-coder in <function=…><parameter=…> tags (ggml-org/llama.cpp#15012);
+    llama3.2 writes Python calls, also after a sentence (ollama #7824, vllm#22917). Ollama
+    leaves them in `content`."""
     model.script("decide", text_tool_call("search_docs", {"query": "request timeout default"}, form))
     record = run_turn("What is the default request timeout?")
     assert tool_calls(record)[0] == (
