@@ -25,10 +25,40 @@ from docsassistant.agent.schemas import ClaimCheck
         ("Retries: three【2†retries.md】.", "Retries: three[2].", [2]),
         ("Retries happen three times (1).", "Retries happen three times [1].", [1]),
         ("Retries happen (1) and (2).", "Retries happen [1][2].", [1, 2]),
+        ("Retries: three [Passage 2].", "Retries: three [2].", [2]),
+        ("Retries: three [chunks 1, 3].", "Retries: three [1][3].", [1, 3]),
+        ("Retries: three (Source 1).", "Retries: three [1].", [1]),
+        ("Retries: three (documents 1 and 2).", "Retries: three [1][2].", [1, 2]),
+        ("Retries: three [1†L3-L9].", "Retries: three [1].", [1]),
+        ("Retries: three<sup>2</sup>.", "Retries: three[2].", [2]),
+        ("Retries: three [[1]].", "Retries: three [1].", [1]),
+        ("Retries: three [#3].", "Retries: three [3].", [3]),
     ],
 )
 def test_citation_styles_become_markers(answer: str, cleaned: str, used: list[int]) -> None:
     assert check_citations(answer, 3)[:2] == (cleaned, used)
+
+
+PATHS = ["core/retries.md", "core/timeouts.md", "ops/backup.md", "core/retries.md"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "cleaned", "used"),
+    [
+        ("Three [core/retries.md].", "Three [1].", [1]),
+        ("Three (CORE/Retries.md).", "Three [1].", [1]),
+        ("Three [Source: backup.md].", "Three [3].", [3]),
+        ("Three [`core/timeouts.md` § Timeouts].", "Three [2].", [2]),
+        ("Three (core/timeouts.md, ops/backup.md).", "Three [2][3].", [2, 3]),
+        # Left alone: a link, a path in prose, a path no evidence item has, a code block.
+        ("See [core/retries.md](core/retries.md).", "See [core/retries.md](core/retries.md).", []),
+        ("The file core/retries.md says so.", "The file core/retries.md says so.", []),
+        ("Three [core/unknown.md].", "Three [core/unknown.md].", []),
+        ("```\nx = [ops/backup.md]\n```", "```\nx = [ops/backup.md]\n```", []),
+    ],
+)
+def test_citations_by_source_path_become_markers(answer: str, cleaned: str, used: list[int]) -> None:
+    assert check_citations(answer, 4, PATHS)[:2] == (cleaned, used)
 
 
 @pytest.mark.parametrize(

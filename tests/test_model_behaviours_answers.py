@@ -82,7 +82,10 @@ def _retries_turn(
 
 @pytest.mark.parametrize(
     "style",
-    ["[1, 2]", "[1][2]", "[1-2]", "[Document 1]", "[doc 1]", "(1)", "[^1]", "【1】"],
+    [
+        *("[1, 2]", "[1][2]", "[1-2]", "[Document 1]", "[doc 1]", "(1)", "[^1]", "【1】"),
+        *("[Passage 1]", "(Source 1)", "[1†source]", "<sup>1</sup>", "[[1]]"),
+    ],
 )
 def test_citation_styles_of_local_models_are_recognised(docs: Path, model: ShapeFake, style: str) -> None:
     """Models cite as `[1, 2]`, `[Document 1]`, `【1】`… (Open WebUI #11592, RAGFlow #8594):
@@ -92,6 +95,21 @@ def test_citation_styles_of_local_models_are_recognised(docs: Path, model: Shape
     assert record["citations"] and record["citations"][0]["n"] == 1
     assert "uncited" not in flags(record)
     assert "grounded" in flags(record)
+
+
+@pytest.mark.parametrize(
+    "style",
+    ["[core/retries.md]", "(core/retries.md)", "[Source: retries.md]", "[`core/retries.md` § Retries]"],
+)
+def test_citation_by_source_path_is_recognised(docs: Path, model: ShapeFake, style: str) -> None:
+    """Small models cite the label an evidence item carries instead of its number: the
+    `source_id` / `source_url` they were shown (mamei16/LLM_Web_search_OWUI#3), here the
+    `source_path`. A bracket naming a path of the evidence becomes that item's `[n]`."""
+    record = _retries_turn(model, f"The client retries failed requests three times {style}.")
+    assert [c["source_path"] for c in record["citations"]] == ["core/retries.md"]
+    assert re.search(r"three times \[\d\]\.$", record["answer"])
+    assert "uncited" not in flags(record) and "grounded" in flags(record)
+    assert len(model.of_kind("generate")) == 1  # no regeneration asked for
 
 
 def test_uncited_answer_gets_one_regeneration_then_the_uncited_flag(docs: Path, model: ShapeFake) -> None:

@@ -1,8 +1,9 @@
 """Citation markers are checked in code, not trusted from the model.
 
 Models cite in many styles (`[1, 2]`, `[Document 1]`, `[^1]`, `【1】`, `(1)`; Open WebUI
-#11592, RAGFlow #8594). `normalise_citations` rewrites them all to `[n]`; `check_citations`
-then drops the numbers that point to no source.
+#11592, RAGFlow #8594), and small ones cite the `source_path` the evidence item is labelled
+with instead of its number (`[core/retries.md]`). `normalise_citations` rewrites them all to
+`[n]`; `check_citations` then drops the numbers that point to no source.
 
 A bare `(n)` is ambiguous: prose enumerates "(1) install, (2) run" and code calls `f(1)`.
 So `(n)` counts as a citation only when the answer has no bracketed citation at all, it is
@@ -12,16 +13,25 @@ outside code, it follows a word and a space, and it ends a clause (punctuation o
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 
 MARKER = re.compile(r"\[(\d{1,3})\]")
 MAX_RANGE = 10  # `[1-30]` is not a citation anyone means
 
+_FENCED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
 _CODE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`", re.S)
+_WORDS = (
+    r"(?:documents?|docs?|sources?|refs?|references?|evidence|items?|passages?|chunks?|citations?|excerpts?)"
+)
 _NUMS = r"\d{1,3}(?:\s*(?:,|;|and|&|[-–—]|to)\s*\d{1,3})*"
 _WORDED = re.compile(
-    rf"\[\s*(?:(?:documents?|docs?|sources?|refs?|references?|evidence|items?)\.?\s*:?\s*#?)?({_NUMS})\s*\]",
+    rf"\[\s*(?:{_WORDS}\.?\s*:?\s*)?#?({_NUMS})(?:†[^\]]*)?\s*\]",
     re.I,
 )
+# A word before the number makes a parenthesis unambiguous: "(Source 1)", "(documents 1, 2)".
+_WORDED_PAREN = re.compile(rf"\(\s*{_WORDS}\.?\s*:?\s*#?({_NUMS})\s*\)", re.I)
+_DOUBLED = re.compile(r"\[\[(\d{1,3})\]\](?!\()")
+_SUPERSCRIPT = re.compile(r"<sup>\s*\[?(\d{1,3})\]?\s*</sup>", re.I)
 _FOOTNOTE_DEF = re.compile(r"^[ \t]*\[\^\d{1,3}\]:.*(?:\n|$)", re.M)
 _FOOTNOTE = re.compile(r"\[\^(\d{1,3})\]")
 _LENTICULAR = re.compile(rf"【\s*({_NUMS})(?:†[^】]*)?\s*】")
@@ -31,8 +41,17 @@ _PAREN = re.compile(
 )
 
 
-def normalise_citations(answer: str) -> str:
-    """Every recognised citation style rewritten to `[n]` markers (code left untouched)."""
+def normalise_citations(answer: str, paths: list[str] | None = None) -> str:
+    """Every recognised citation style rewritten to `[n]` markers (code left untouched);
+    `paths`: the evidence items' source paths, numbered from 1, for citations by path."""
+    if paths:
+        # Before inline code is set aside (a path is often written `core/retries.md`);
+        # fenced blocks stay untouched.
+        pieces, last = [], 0
+        for block in _FENCED.finditer(answer):
+            pieces += [_cite_paths(answer[last : block.start()], paths), block.group(0)]
+            last = block.end()
+        answer = "".join([*pieces, _cite_paths(answer[last:], paths)])
     parts: list[str] = []
     last = 0
     for code in _CODE.finditer(answer):
@@ -50,7 +69,36 @@ def normalise_citations(answer: str) -> str:
     return text
 
 
+def _cite_paths(text: str, paths: list[str]) -> str:
+    """A bracket or parenthesis holding evidence paths (or file names only one path has),
+    optionally after "source:", each perhaps with a section after `§`/`›`/`#`, → `[n]`s."""
+    lookup: dict[str, int] = {}
+    names: dict[str, list[int]] = {}
+    for n, path in enumerate(paths, 1):
+        if path and path.lower() not in lookup:
+            lookup[path.lower()] = n
+            names.setdefault(PurePosixPath(path).name.lower(), []).append(n)
+    lookup = {name: ns[0] for name, ns in names.items() if len(ns) == 1} | lookup
+    if not lookup:
+        return text
+    one = rf"`?(?:{'|'.join(re.escape(k) for k in sorted(lookup, key=len, reverse=True))})`?(?:[ \t]*[§›#][^\])\n,;]*)?"
+    listed = re.compile(
+        rf"(?<!\])[\[(][ \t]*(?:{_WORDS}[ \t]*:?[ \t]*)?({one}(?:[ \t]*(?:,|;|and)[ \t]*{one})*)[ \t]*[\])](?!\()",
+        re.I,
+    )
+    key = re.compile("|".join(re.escape(k) for k in sorted(lookup, key=len, reverse=True)), re.I)
+
+    def markers(match: re.Match[str]) -> str:
+        numbers = dict.fromkeys(lookup[k.lower()] for k in key.findall(match.group(1)))
+        return "".join(f"[{n}]" for n in numbers)
+
+    return listed.sub(markers, text)
+
+
 def _normalise_prose(text: str) -> str:
+    text = _SUPERSCRIPT.sub(r"[\1]", text)
+    text = _DOUBLED.sub(r"[\1]", text)
+    text = _WORDED_PAREN.sub(lambda m: _markers(m.group(1)) or m.group(0), text)
     text = _FOOTNOTE_DEF.sub("", text)
     text = _FOOTNOTE.sub(r"[\1]", text)
     text = _LENTICULAR.sub(lambda m: _markers(m.group(1)) or m.group(0), text)
@@ -81,7 +129,9 @@ def _without_code(text: str) -> str:
     return _CODE.sub("", text)
 
 
-def check_citations(answer: str, n_sources: int) -> tuple[str, list[int], list[int]]:
+def check_citations(
+    answer: str, n_sources: int, paths: list[str] | None = None
+) -> tuple[str, list[int], list[int]]:
     """Normalise the citation styles, then remove markers that point to no source.
 
     Returns the cleaned answer, the valid numbers cited (in order of first use) and the
@@ -100,7 +150,7 @@ def check_citations(answer: str, n_sources: int) -> tuple[str, list[int], list[i
             bogus.append(n)
         return ""
 
-    text = normalise_citations(answer)
+    text = normalise_citations(answer, paths)
     parts: list[str] = []
     last = 0
     for code in _CODE.finditer(text):

@@ -51,7 +51,8 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     reply = invoke(ctx.llm, [SystemMessage(generate_system(caveat, drop)), *history, request])
     costs = [usage(reply)]
     trace: list[dict[str, Any]] = []
-    answer, used, bogus, wrote_call = _read_reply(reply, len(evidence), trace)
+    paths = [c.get("source_path") or "" for c in evidence]
+    answer, used, bogus, wrote_call = _read_reply(reply, paths, trace)
     # One regeneration per turn: a retry for citations only on the turn's first answer
     # (also when that answer was a tool call written as text: there was nothing to cite).
     has_text = bool(answer.strip()) or wrote_call
@@ -61,7 +62,7 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         system = SystemMessage(generate_system(caveat, drop, cite=True))
         reply = invoke(ctx.llm, [system, *history, request])
         costs.append(usage(reply))
-        answer, used, more_bogus, _ = _read_reply(reply, len(evidence), trace)
+        answer, used, more_bogus, _ = _read_reply(reply, paths, trace)
         bogus += [n for n in more_bogus if n not in bogus]
     if bogus:
         listed = ", ".join(f"[{n}]" for n in bogus)
@@ -91,9 +92,10 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
 
 
 def _read_reply(
-    reply: AIMessage, n_sources: int, trace: list[dict[str, Any]]
+    reply: AIMessage, paths: list[str], trace: list[dict[str, Any]]
 ) -> tuple[str, list[int], list[int], bool]:
-    """(answer, cited numbers, removed bogus numbers, whether the reply was a tool call)."""
+    """(answer, cited numbers, removed bogus numbers, whether the reply was a tool call);
+    `paths`: the numbered evidence's source paths."""
     content = str(reply.content or "")
     as_text = is_bare_tool_call(content, set(TOOLS_BY_NAME))
     if reply.tool_calls or as_text:
@@ -101,4 +103,4 @@ def _read_reply(
         trace.append(event("error", node="generate", message=message))
     if as_text:  # call-shaped text is never shown as an answer (ollama #6127, #13519)
         return "", [], [], True
-    return (*check_citations(content, n_sources), bool(reply.tool_calls))
+    return (*check_citations(content, len(paths), paths), bool(reply.tool_calls))
