@@ -342,10 +342,12 @@ class FakeOllama:
         content: str = "",
         tool_calls: list[dict[str, Any]] | None = None,
         prompt_eval_count: int | None = None,
+        done_reason: str = "stop",
     ) -> None:
         """Queue a reply; ``tool_calls`` items are ``{"name": ..., "arguments": {...}}``.
-        ``prompt_eval_count`` overrides the reported prompt tokens (e.g. a cut prompt)."""
-        self._queue.append(("reply", (content, list(tool_calls or []), prompt_eval_count)))
+        ``prompt_eval_count`` overrides the reported prompt tokens (e.g. a cut prompt);
+        ``done_reason`` ``"length"`` is Ollama's word for a reply cut at ``num_predict``."""
+        self._queue.append(("reply", (content, list(tool_calls or []), prompt_eval_count, done_reason)))
 
     def reply_json(self, obj: dict[str, Any]) -> None:
         """Queue a structured-output reply (content is ``json.dumps(obj)``)."""
@@ -454,11 +456,12 @@ class ShapeFake(FakeOllama):
         content: str = "",
         tool_calls: list[dict[str, Any]] | None = None,
         prompt_eval_count: int | None = None,
+        done_reason: str = "stop",
     ) -> None:
         """Queue the next reply to a request of ``kind`` (one of ``KINDS``); arguments as ``reply``."""
         if kind not in self.queues:
             raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
-        self.queues[kind].append(("reply", (content, list(tool_calls or []), prompt_eval_count)))
+        self.queues[kind].append(("reply", (content, list(tool_calls or []), prompt_eval_count, done_reason)))
 
     def search(self, query: str, **args: Any) -> None:
         """Queue the next decide reply as one ``search_docs`` call."""
@@ -544,7 +547,7 @@ class _Handler(BaseHTTPRequestHandler):
             content, calls, *override = data  # subclasses may queue (content, calls) pairs
             read = override[0] if override else None
             tokens = read if read is not None else _Conversation(body).prompt_tokens()
-            lines = _reply_lines(model, content, calls, tokens, stream)
+            lines = _reply_lines(model, content, calls, tokens, stream, *override[1:2])
         try:
             if not stream:
                 self._send(200, "\n".join(lines).encode())
@@ -577,11 +580,16 @@ def _now() -> str:
 
 
 def _reply_lines(
-    model: str, content: str, tool_calls: list[dict[str, Any]], prompt_tokens: int, stream: bool
+    model: str,
+    content: str,
+    tool_calls: list[dict[str, Any]],
+    prompt_tokens: int,
+    stream: bool,
+    done_reason: str = "stop",
 ) -> list[str]:
     """Serialize a reply as Ollama NDJSON lines (or one object when not streaming)."""
     calls = [{"function": {"name": c["name"], "arguments": c.get("arguments", {})}} for c in tool_calls]
-    final: dict[str, Any] = {"model": model, "created_at": _now(), "done": True, "done_reason": "stop",
+    final: dict[str, Any] = {"model": model, "created_at": _now(), "done": True, "done_reason": done_reason,
         "total_duration": 120_000_000, "load_duration": 10_000_000,
         "prompt_eval_count": prompt_tokens, "prompt_eval_duration": 30_000_000,
         "eval_count": max(1, len(content) // 4 + 10 * len(calls)), "eval_duration": 80_000_000,

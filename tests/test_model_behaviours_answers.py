@@ -112,6 +112,21 @@ def test_citation_by_source_path_is_recognised(docs: Path, model: ShapeFake, sty
     assert len(model.of_kind("generate")) == 1  # no regeneration asked for
 
 
+def test_answer_cut_at_the_output_limit_is_flagged(docs: Path, model: ShapeFake) -> None:
+    """Ollama stops a reply at `num_predict` mid-sentence and says so only through
+    `done_reason: "length"` (ollama#4230, #3839); a pipeline that reads it as a clean stop
+    saves the cut answer as complete (huggingface/chat-ui#2383)."""
+    model.search("HTTP client retries")
+    model.script(
+        "generate", "The client retries failed requests three times [1], and then it", done_reason="length"
+    )
+    record = run_turn(ASK, component="core")
+    assert "answer_truncated" in flags(record)
+    assert record["answer"].endswith("and then it")
+    whole = _retries_turn(model, "The client retries failed requests three times [1].")
+    assert "answer_truncated" not in flags(whole)
+
+
 def test_uncited_answer_gets_one_regeneration_then_the_uncited_flag(docs: Path, model: ShapeFake) -> None:
     """An answer with no citation at all (Open WebUI #12655, RAGFlow #12005) is asked for
     once more with citations; still none: flagged `uncited`, never grounded."""

@@ -10,6 +10,9 @@ from langchain_ollama import ChatOllama
 
 from docsassistant.config import Settings
 
+# Most tokens one reply may have: a longer one stops mid-sentence (Ollama's done_reason
+# "length"), and an answer cut so is flagged `answer_truncated`.
+NUM_PREDICT = 1024
 # The current model call's timeout: the turn's remaining time (set by calls.py).
 call_timeout: ContextVar[float | None] = ContextVar("call_timeout", default=None)
 
@@ -47,7 +50,7 @@ def _chat_model(model: str, host: str, temperature: float, num_ctx: int, timeout
         base_url=host,
         temperature=temperature,
         num_ctx=num_ctx,
-        num_predict=1024,
+        num_predict=NUM_PREDICT,
         client_kwargs={"timeout": timeout},
         # The sync client only: httpx's async client needs async hooks.
         sync_client_kwargs={"event_hooks": {"request": [apply_call_timeout]}},

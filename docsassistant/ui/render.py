@@ -33,6 +33,7 @@ FLAG_STYLE: dict[str, tuple[str, str, str]] = {
     "injection_suspected": ("Suspected injection", "orange", ":material/gpp_maybe:"),
     "budget_reached": ("Budget reached", "orange", ":material/timer_off:"),
     "prompt_truncated": ("Prompt truncated", "orange", ":material/content_cut:"),
+    "answer_truncated": ("Answer cut off", "orange", ":material/content_cut:"),
     "search_failed": ("Documentation not searched", "orange", ":material/search_off:"),
     "no_relevant_docs": ("No relevant documentation", "gray", ":material/search_off:"),
     "bogus_citation": ("Bogus citation removed", "yellow", ":material/link_off:"),

@@ -12,12 +12,14 @@ from docsassistant.agent.calls import invoke, usage
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
+from docsassistant.agent.llm import NUM_PREDICT
 from docsassistant.agent.nodes.common import chunks_by_ids, traced
 from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_system, with_evidence
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.text_tool_calls import is_bare_tool_call
 from docsassistant.agent.tools import TOOLS_BY_NAME
 
+CUT_SHORT = f"The answer was cut off at the model's output limit ({NUM_PREDICT} tokens): its end is missing."
 PARTIAL_CAVEAT = (
     "The evidence may answer only part of the question. Answer that part and say plainly "
     "which part the documentation does not cover."
@@ -67,6 +69,8 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     if bogus:
         listed = ", ".join(f"[{n}]" for n in bogus)
         trace.append(flag("bogus_citation", f"Removed citation(s) {listed}: no such source.", removed=bogus))
+    if answer.strip() and _cut_short(reply):
+        trace.append(flag("answer_truncated", CUT_SHORT, limit=NUM_PREDICT))
     if not answer.strip():
         trace.append(flag("empty_answer", "The model returned an empty answer."))
     elif not used:
@@ -89,6 +93,11 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         "model_calls": sum(c["model_calls"] for c in costs),
         "prompt_tokens": sum(c["prompt_tokens"] for c in costs),
     }
+
+
+def _cut_short(reply: AIMessage) -> bool:
+    """Ollama stopped at `num_predict` (ollama#4230): the text ends mid-sentence."""
+    return (reply.response_metadata or {}).get("done_reason") == "length"
 
 
 def _read_reply(
