@@ -112,6 +112,24 @@ def test_citation_by_source_path_is_recognised(docs: Path, model: ShapeFake, sty
     assert len(model.of_kind("generate")) == 1  # no regeneration asked for
 
 
+@pytest.mark.parametrize(
+    "thinking",
+    [
+        "<think>\nThe user asks about retries. Maybe five times?\n</think>\n\n",
+        "Maybe five times?\n</think>\n\n",
+    ],
+)
+def test_reasoning_left_in_the_reply_is_not_the_answer(docs: Path, model: ShapeFake, thinking: str) -> None:
+    """qwen3 on Ollama can leave its thinking in `content` (yigit353/langchain-qwq#21,
+    langchain#33998), sometimes with only the closing tag (hiyouga/LlamaFactory#8219): the
+    user would read the reasoning as the answer, and its "five" would be checked as a claim."""
+    record = _retries_turn(model, f"{thinking}The client retries failed requests three times [1].")
+    assert record["answer"] == "The client retries failed requests three times [1]."
+    assert "grounded" in flags(record)
+    unfinished = _retries_turn(model, "<think>\nThe user asks about retries, so", "<think>\nStill")
+    assert "empty_answer" in flags(unfinished) and "think" not in unfinished["answer"]
+
+
 def test_answer_cut_at_the_output_limit_is_flagged(docs: Path, model: ShapeFake) -> None:
     """Ollama stops a reply at `num_predict` mid-sentence and says so only through
     `done_reason: "length"` (ollama#4230, #3839); a pipeline that reads it as a clean stop

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,6 +30,10 @@ turn_deadline: ContextVar[float | None] = ContextVar("turn_deadline", default=No
 call_flags: ContextVar[list[dict[str, Any]] | None] = ContextVar("call_flags", default=None)
 # A prompt that fills this share of num_ctx was probably cut by Ollama.
 WINDOW_FILLED = 0.97
+# A reasoning model's thinking, left in `content` (qwen3 on Ollama: yigit353/langchain-qwq#21,
+# langchain#33998), sometimes without its opening tag (hiyouga/LlamaFactory#8219), or cut
+# off before it closed: everything up to the first `</think>`, or an unclosed `<think>…`.
+_THINKING = re.compile(r"^[^`]*?</think>\s*|^\s*<think>(?!.*</think>).*", re.S)
 
 
 class ModelCallFailed(RuntimeError):
@@ -184,7 +189,14 @@ def invoke(llm: BaseChatModel | Any, messages: list[BaseMessage]) -> AIMessage:
     with _model_errors(), _time_limit() as config:
         reply = llm.invoke(messages, config=config)
     check_prompt_read(messages, reply, _num_ctx(llm))
+    if isinstance(reply.content, str) and "think>" in reply.content:
+        reply = reply.model_copy(update={"content": without_thinking(reply.content)})
     return reply
+
+
+def without_thinking(content: str) -> str:
+    """`content` without the reasoning a thinking model wrote before its reply."""
+    return _THINKING.sub("", content, count=1)
 
 
 def invoke_structured(
