@@ -300,6 +300,12 @@ def test_five_hits_are_graded_in_one_structured_call(corpus: Path, routed: Route
     record = run_turn("Tell me about the service configuration")
     (hits,) = [e["hits"] for e in of_type(record, "tool_result")]
     assert len(hits) == 5
+    # Each hit says which lists found it, so a fused score of 0 (last everywhere) reads right.
+    assert all(hit["ranks"] and set(hit["ranks"]) <= {"dense", "bm25", "ident", "graph"} for hit in hits)
+    assert (
+        hits[0]["ranks"].get("dense") == min(h["ranks"].get("dense", 99) for h in hits)
+        or "bm25" in hits[0]["ranks"]
+    )
     grading = routed.of_kind("grade")
     assert len(grading) == 1
     # The evidence in one message (every hit), the question alone in the last.

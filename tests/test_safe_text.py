@@ -165,3 +165,13 @@ def test_a_restored_trace_lists_tool_arguments_as_the_live_one_did() -> None:
     line = event_line(restored)
     assert line == event_line(live)
     assert line.index("query") < line.index("component") < line.index("k:")
+
+
+def test_a_hit_in_the_trace_names_the_lists_that_found_it() -> None:
+    """A fused score alone (0.0000 for a hit last in every list) read as "irrelevant" to a
+    QA tester; the lists' ranks explain it. Traces stored before ranks show the score only."""
+    hit = {"source_path": "core/a.md", "section": "", "score": 0.0, "ranks": {"dense": 3, "bm25": 2}}
+    line = event_line({"type": "tool_result", "tool": "search_docs", "hits": [hit]})
+    assert "score 0.0000 (dense #3, BM25 #2)" in line
+    old = event_line({"type": "tool_result", "tool": "search_docs", "hits": [{**hit, "ranks": None}]})
+    assert "score 0.0000]" in old

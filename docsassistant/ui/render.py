@@ -81,6 +81,17 @@ def arg_position(item: tuple[str, Any]) -> tuple[int, str]:
     return (ARG_ORDER.index(name) if name in ARG_ORDER else len(ARG_ORDER), name)
 
 
+RANK_LABELS = {"dense": "dense", "bm25": "BM25", "ident": "identifiers", "graph": "graph"}
+
+
+def list_ranks(ranks: dict[str, int] | None) -> str:
+    """` (dense #1, BM25 #27)`: the lists that found a hit, so a fused score reads as a
+    combination of places, not as a relevance grade ("" for traces stored before ranks)."""
+    if not ranks:
+        return ""
+    return " (" + ", ".join(f"{RANK_LABELS.get(k, k)} #{v}" for k, v in ranks.items()) + ")"
+
+
 def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
     """One trace event as a markdown list item (None for events not listed on their own)."""
     kind = evt.get("type")
@@ -101,7 +112,7 @@ def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
             head = f"- :material/subdirectory_arrow_right: {len(hits) or 'no'} hit{'s' * (len(hits) != 1)}"
             rows = [
                 f"    {i}. {esc(where(h.get('source_path', '?'), h.get('section')))} "
-                f":gray[· score {h.get('score', 0):.4f}]"
+                f":gray[· score {h.get('score', 0):.4f}{list_ranks(h.get('ranks'))}]"
                 for i, h in enumerate(hits, 1)
             ]
             return "\n".join([head, *rows])

@@ -79,6 +79,9 @@ def queued_search(call_id: str, query: str) -> dict[str, Any]:
     return {"pending_calls": [call], "steps": [message]}
 
 
+RANKED_LISTS = ("dense", "bm25", "ident", "graph")
+
+
 def hit_summary(chunk: dict[str, Any]) -> dict[str, Any]:
     """What a trace shows of one hit."""
     return {
@@ -86,6 +89,8 @@ def hit_summary(chunk: dict[str, Any]) -> dict[str, Any]:
         "source_path": chunk["source_path"],
         "section": chunk.get("section", ""),
         "score": round(float(chunk.get("score", 0.0)), 4),
+        # Where the fused score comes from: a hit last in every list scores 0 and is still a hit.
+        "ranks": {name: chunk[f"{name}_rank"] for name in RANKED_LISTS if chunk.get(f"{name}_rank")},
     }
 
 
