@@ -87,6 +87,37 @@ def test_in_process_tools_and_real_error_text(two_components: dict[str, int]) ->
     assert "Unknown component" in logged[2]["error"]
 
 
+def test_arguments_of_the_wrong_type_are_logged_and_answered_in_plain_words(
+    two_components: dict[str, int],
+) -> None:
+    """The SDK refuses a list `component` or `k: "five"` before our tool runs: those calls
+    left no row in the call log (a probing caller left no trace) and came back as a pydantic
+    dump with a URL (QA round 7b, M1c/M2b). An unknown tool is logged the same way."""
+    server = build_server()
+    attempts = [
+        ("search_docs", {"query": "x", "component": ["beta"]}),
+        ("search_docs", {"query": "x", "k": "five"}),
+        ("count_chunks", {"component": {"x": "beta"}}),
+        ("search_docs", {}),
+        ("no_such_tool", {"a": 1}),
+    ]
+
+    async def scenario() -> list[Any]:
+        async with Client(server) as client:
+            return [await client.call_tool(tool, args) for tool, args in attempts]
+
+    results = asyncio.run(scenario())
+    texts = [error_text(r) for r in results]
+    assert all(r.is_error for r in results)
+    assert texts[0] == "Invalid arguments for search_docs: `component`: Input should be a valid string."
+    assert "`k`: Input should be a valid integer" in texts[1] and "`query`: Field required" in texts[3]
+    assert texts[4].startswith("Unknown tool 'no_such_tool'. Tools: ")
+    assert not any("pydantic.dev" in t or "beta" in t for t in texts)
+    logged = recent_calls(len(attempts))[::-1]
+    assert [(r["tool"], r["arguments"]) for r in logged] == attempts
+    assert [r["error"] for r in logged] == texts and {r["caller"] for r in logged} == {"local (stdio)"}
+
+
 def test_keys_are_hashed_listed_and_revoked(two_components: dict[str, int]) -> None:
     created = add_key("hash-check", [" Alpha ", "alpha"])
     assert created.key.components == ["alpha"]

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from docsassistant.inputs import clean_query
 from docsassistant.mcp.access import KeyVerifier, allowed_component, caller_of
@@ -141,6 +141,49 @@ def ask_docs(question: str, ctx: Context, component: str | None = None) -> dict[
     return _call(ctx, "ask_docs", {"question": question, "component": component}, body)
 
 
+class DocsServer(MCPServer):
+    """The SDK's server, but a call it refuses before our tool runs (arguments of the wrong
+    type, an unknown tool) is logged like any other, with an error in our own words: the
+    SDK's text dumps pydantic internals and a URL, and left no row in the call log."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None) -> Any:
+        started = time.perf_counter()
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                error = invalid_arguments(name, exc.__cause__)
+            elif self._tool_manager.get_tool(name) is None:
+                error = f"Unknown tool {name!r}. Tools: {', '.join(t.name for t in self._tool_manager.list_tools())}."
+            else:
+                raise  # our tools log their own calls (`_call`)
+            log_call(
+                _caller_or_unknown(context),
+                name,
+                arguments,
+                result_count=None,
+                error=error,
+                duration_ms=(time.perf_counter() - started) * 1000,
+            )
+            raise ToolError(error) from exc
+
+
+def invalid_arguments(tool: str, exc: ValidationError) -> str:
+    """`Invalid arguments for search_docs: `k`: Input should be a valid integer.` (no values:
+    they are the caller's data)."""
+    problems = "; ".join(
+        f"`{'.'.join(str(part) for part in err['loc']) or 'arguments'}`: {err['msg']}" for err in exc.errors()
+    )
+    return f"Invalid arguments for {tool}: {problems}."
+
+
+def _caller_or_unknown(context: Context | None) -> Caller:
+    try:
+        return caller_of(context) if context is not None else Caller(name="unknown")
+    except Exception:
+        return Caller(name="unknown")
+
+
 def build_server(*, http_url: str | None = None) -> MCPServer:
     """The server with its tools; with `http_url`, every request needs an API key."""
     auth = None
@@ -151,7 +194,7 @@ def build_server(*, http_url: str | None = None) -> MCPServer:
             issuer_url=http_url, resource_server_url=f"{http_url}/mcp", validate_token_resource=False
         )
         verifier = KeyVerifier()
-    server = MCPServer("docsassistant", instructions=INSTRUCTIONS, token_verifier=verifier, auth=auth)
+    server = DocsServer("docsassistant", instructions=INSTRUCTIONS, token_verifier=verifier, auth=auth)
     for tool in (search_docs, count_chunks, list_components, ask_docs):
         server.tool()(tool)
     return server
