@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 from typing import Any
 
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client as stdio_transport
 from mcp_helpers import (
     BETA_COMPONENTS,
     SECRET_WORD,
@@ -116,6 +119,26 @@ def test_arguments_of_the_wrong_type_are_logged_and_answered_in_plain_words(
     logged = recent_calls(len(attempts))[::-1]
     assert [(r["tool"], r["arguments"]) for r in logged] == attempts
     assert [r["error"] for r in logged] == texts and {r["caller"] for r in logged} == {"local (stdio)"}
+
+
+def test_a_short_stdio_session_exits_cleanly(two_components: dict[str, int], tmp_path) -> None:
+    """A session whose only call is refused ends while the server's warm-up is still inside
+    ONNX Runtime or spaCy: C++ aborted the exiting process ("terminate called without an active
+    exception", QA round 7b M2c, 2 of 2 tries). The server's start-up INFO lines (the embedded
+    database, Alembic) also filled the client's log."""
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", "DOCSASSISTANT_MCP_KEY": "da_not_a_key"}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "docsassistant", "mcp"], env=env)
+    log_path = tmp_path / "server-stderr.txt"
+
+    async def scenario() -> Any:
+        with log_path.open("w") as errlog:
+            async with Client(stdio_transport(params, errlog=errlog)) as client:
+                return await client.call_tool("list_components", {})
+
+    result = asyncio.run(scenario())
+    assert result.is_error and "unknown or revoked" in error_text(result)
+    stderr = log_path.read_text()
+    assert "terminate called" not in stderr and "INFO" not in stderr, stderr[-2000:]
 
 
 def test_keys_are_hashed_listed_and_revoked(two_components: dict[str, int]) -> None:

@@ -184,7 +184,7 @@ def _caller_or_unknown(context: Context | None) -> Caller:
         return Caller(name="unknown")
 
 
-def build_server(*, http_url: str | None = None) -> MCPServer:
+def build_server(*, http_url: str | None = None, log_level: str = "INFO") -> MCPServer:
     """The server with its tools; with `http_url`, every request needs an API key."""
     auth = None
     verifier = None
@@ -194,18 +194,32 @@ def build_server(*, http_url: str | None = None) -> MCPServer:
             issuer_url=http_url, resource_server_url=f"{http_url}/mcp", validate_token_resource=False
         )
         verifier = KeyVerifier()
-    server = DocsServer("docsassistant", instructions=INSTRUCTIONS, token_verifier=verifier, auth=auth)
+    server = DocsServer(
+        "docsassistant", instructions=INSTRUCTIONS, token_verifier=verifier, auth=auth, log_level=log_level
+    )
     for tool in (search_docs, count_chunks, list_components, ask_docs):
         server.tool()(tool)
     return server
 
 
+# A process that exits while the warm-up is inside ONNX Runtime or spaCy is aborted by C++
+# ("terminate called without an active exception"): a short session waits for it at exit.
+WARM_UP_JOIN_S = 60.0
+
+
 def serve_stdio() -> None:
-    start_warm_up()  # the first search_docs call would otherwise load the model and igraph
-    build_server().run("stdio")
+    warm_up = start_warm_up()  # the first search_docs call would otherwise load the model and igraph
+    try:
+        # WARNING: the client shows our stderr as its log; the database's start-up lines are noise there.
+        build_server(log_level="WARNING").run("stdio")
+    finally:
+        warm_up.join(WARM_UP_JOIN_S)
 
 
 def serve_http(host: str = "127.0.0.1", port: int = 8765) -> None:
-    start_warm_up()
+    warm_up = start_warm_up()
     url_host = f"[{host}]" if ":" in host else host
-    build_server(http_url=f"http://{url_host}:{port}").run("streamable-http", host=host, port=port)
+    try:
+        build_server(http_url=f"http://{url_host}:{port}").run("streamable-http", host=host, port=port)
+    finally:
+        warm_up.join(WARM_UP_JOIN_S)
