@@ -121,6 +121,35 @@ def test_search_and_count_in_one_reply_are_both_executed(corpus: Path, model: Sh
     assert "index statistics (count_chunks)" in [s["source_path"] for s in record["sources"]]
 
 
+COUNT_OPS = {"name": "count_chunks", "arguments": {"component": "ops"}}
+OPS_COUNT = "The ops component has 1 chunks in 1 documents."
+
+
+@pytest.mark.parametrize(
+    ("reply", "shown"),
+    [
+        ("The ops component has 1 chunk [1].", "The ops component has 1 chunk [1]."),
+        ("The ops component has 600 chunks [1].", OPS_COUNT),  # a figure no count returned
+        ("Based on the search results, see the documentation [1].", OPS_COUNT),  # no figure at all
+        ("", OPS_COUNT),
+    ],
+)
+def test_a_count_answer_is_checked_against_the_count(
+    corpus: Path, model: ShapeFake, reply: str, shown: str
+) -> None:
+    """After count_chunks the model's reply was shown unchecked, with no sources: a `[1]`
+    pointing at nothing and no flag (QA round 7b, F3e), or any figure it liked. 8B models
+    misreport tool results they were just given (ollama #6355: an invented weather report
+    after the tool returned). Now the count is the answer's source, and a reply that states
+    a figure no count returned, or none, is replaced by the count itself."""
+    model.script("decide", tool_calls=[COUNT_OPS])
+    model.script("decide", reply)
+    record = run_turn("How many chunks does the ops component have?")
+    assert record["answer"] == shown
+    assert [c["source_path"] for c in record["citations"]] == ["index statistics (count_chunks)"]
+    assert "bogus_citation" not in flags(record) and record["model_calls"] == 2
+
+
 def test_list_valued_component_and_string_numbers_are_coerced(corpus: Path, model: ShapeFake) -> None:
     """Small models send `component` as a one-item list and numbers as strings; the turn
     crashed with an AttributeError before (issue 10)."""

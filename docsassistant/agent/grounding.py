@@ -165,6 +165,12 @@ def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question:
     return out
 
 
+def states_a_figure_of(answer: str, sources: list[dict[str, Any]]) -> bool:
+    """The answer's prose states at least one number that one of `sources` holds."""
+    said = _numbers(_LIST_ORDINAL.sub(" ", _CODE.sub(" ", answer)))
+    return any(said & _numbers(source.get("content") or "") for source in sources)
+
+
 _QUOTED = re.compile(r"\"([^\"\n]{3,120})\"|“([^”\n]{3,120})”|'([^'\n]{3,120})'|`([^`\n]{3,120})`")
 _URL = re.compile(r"https?://[^\s)\]>\"']+")
 _SHOUTED = re.compile(r"\b[A-Z][A-Z0-9_]{3,}\b")

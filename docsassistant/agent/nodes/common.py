@@ -64,6 +64,12 @@ def traced(name: str) -> Callable[[Node], Node]:
     return wrap
 
 
+def source_record(n: int, chunk: dict[str, Any]) -> dict[str, Any]:
+    """A numbered source as stored with the turn (enough to render it later)."""
+    keys = ("chunk_id", "source_path", "title", "section", "component", "score", "content", "suspicious")
+    return {"n": n, **{k: chunk.get(k) for k in keys}}
+
+
 def chunks_by_ids(state: AgentState, ids: list[int]) -> list[dict[str, Any]]:
     """The state's chunks with these ids, in retrieval order."""
     wanted = set(ids)

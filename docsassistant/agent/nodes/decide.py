@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from docsassistant.agent.budget import fit_tool_results, message_tokens, trim_history
@@ -13,7 +12,8 @@ from docsassistant.agent.calls import MalformedReply, invoke, usage, with_tools
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.direct_replies import is_decline, is_small_talk
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.nodes.common import queued_search, traced
+from docsassistant.agent.nodes.common import queued_search, source_record, traced
+from docsassistant.agent.nodes.run_sql import count_answer, count_facts
 from docsassistant.agent.nodes.unchecked import unsourced
 from docsassistant.agent.prompts import AGENT_SYSTEM
 from docsassistant.agent.standalone import standalone_question
@@ -88,8 +88,12 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         return {**update, **queued_search("fallback-0", question), "trace": trace}
     if _has_documents(state):
         return {**update, "pending_calls": [], "trace": trace}  # generate from the evidence
-    if state.get("counted"):
-        return {**update, "pending_calls": [], "answer": content or _count_answer(state), "trace": trace}
+    if state.get("counted") and (facts := count_facts(state)):
+        answer, checked = count_answer(content, facts, question)
+        sources = [source_record(n, fact) for n, fact in enumerate(facts, 1)]
+        # The counts are the answer's sources; nothing is left for a verifier to judge.
+        done = {"pending_calls": [], "answer": answer, "sources": sources, "citations": sources}
+        return {**update, **done, "trace": trace + checked}
     if not content or is_small_talk(state["question"]) or is_decline(content):
         return {**update, "pending_calls": [], "answer": content, "trace": trace}
     if first_round or not (state.get("search_log") or _asked_to_count(state)):  # calls that failed
@@ -146,13 +150,5 @@ def _has_documents(state: AgentState) -> bool:
 
 
 def _count_answer(state: AgentState) -> str:
-    """Said in code when the model returns nothing after a count (never invent a number)."""
-    results = [m for m in state.get("steps", []) if isinstance(m, ToolMessage) and m.name == "count_chunks"]
-    for message in reversed(results):
-        try:
-            data = json.loads(message.content)
-        except (TypeError, json.JSONDecodeError):
-            continue  # an error message, not a count
-        scope = f"The {data['component']} component" if data.get("component") else "The index"
-        return f"{scope} has {data['chunks']} chunks in {data['documents']} documents."
-    return ""
+    """Said in code when the model's reply is unusable after a count (never invent a number)."""
+    return " ".join(f["content"] for f in count_facts(state))

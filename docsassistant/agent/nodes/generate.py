@@ -13,7 +13,7 @@ from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
 from docsassistant.agent.llm import NUM_PREDICT
-from docsassistant.agent.nodes.common import chunks_by_ids, traced
+from docsassistant.agent.nodes.common import chunks_by_ids, source_record, traced
 from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_system, with_evidence
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.text_tool_calls import is_bare_tool_call
@@ -24,12 +24,6 @@ PARTIAL_CAVEAT = (
     "The evidence may answer only part of the question. Answer that part and say plainly "
     "which part the documentation does not cover."
 )
-
-
-def source_record(n: int, chunk: dict[str, Any]) -> dict[str, Any]:
-    """A numbered source as stored with the turn (enough to render it later)."""
-    keys = ("chunk_id", "source_path", "title", "section", "component", "score", "content", "suspicious")
-    return {"n": n, **{k: chunk.get(k) for k in keys}}
 
 
 def working_question(state: AgentState) -> str:

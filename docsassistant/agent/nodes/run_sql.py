@@ -12,8 +12,10 @@ from typing import Any
 
 from langchain_core.messages import ToolMessage
 
+from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.events import event
+from docsassistant.agent.events import event, flag
+from docsassistant.agent.grounding import states_a_figure_of, unbacked_numbers
 from docsassistant.agent.nodes.common import CallResult
 from docsassistant.agent.state import AgentState
 
@@ -43,8 +45,15 @@ def run_count(
             refusal.trace = trace + refusal.trace
             return refusal
     trace.append(event("tool_result", tool="count_chunks", result=result))
+    message = ToolMessage(json.dumps(result), tool_call_id=call_id, name="count_chunks")
+    return CallResult(message=message, trace=trace, chunks=[fact_chunk(result)], ran=True, fact=True)
+
+
+def fact_chunk(result: dict[str, Any]) -> dict[str, Any]:
+    """A count as an evidence item: "The ops component has 12 chunks in 3 documents."."""
+    component = result.get("component") or None
     scope = f"The {component} component" if component else "The whole index"
-    fact = {
+    return {
         "chunk_id": fact_id(component),
         "source_path": FACT_SOURCE,
         "title": "Index statistics",
@@ -54,5 +63,40 @@ def run_count(
         "score": 1.0,
         "similarity": None,
     }
-    message = ToolMessage(json.dumps(result), tool_call_id=call_id, name="count_chunks")
-    return CallResult(message=message, trace=trace, chunks=[fact], ran=True, fact=True)
+
+
+def count_facts(state: AgentState) -> list[dict[str, Any]]:
+    """This turn's counts, in the order they ran (read back from the tool messages)."""
+    facts: dict[int, dict[str, Any]] = {}
+    for message in state.get("steps", []):
+        if isinstance(message, ToolMessage) and message.name == "count_chunks":
+            try:
+                result = json.loads(str(message.content))
+                fact = fact_chunk(result)
+            except (TypeError, KeyError, json.JSONDecodeError):
+                continue  # an error message, not a count
+            facts[fact["chunk_id"]] = fact
+    return list(facts.values())
+
+
+def count_answer(reply: str, facts: list[dict[str, Any]], question: str) -> tuple[str, list[dict[str, Any]]]:
+    """The answer to a count question, checked in code: the model's reply when every number
+    it states is one a count returned (its citation markers checked against the counts), else
+    the counts themselves (the model may not misstate a figure the database gave)."""
+    stated = " ".join(f["content"] for f in facts)
+    if not reply.strip():
+        return stated, []
+    answer, _, bogus = check_citations(reply, len(facts), [FACT_SOURCE] * len(facts))
+    trace = []
+    if bogus:
+        listed = ", ".join(f"[{n}]" for n in bogus)
+        trace.append(flag("bogus_citation", f"Removed citation(s) {listed}: no such source.", removed=bogus))
+    if unbacked := unbacked_numbers(answer, facts, question):
+        message = (
+            f"The reply stated {', '.join(unbacked)}, which no count returned: answered with the counts."
+        )
+        return stated, [event("error", node="decide", message=message)]
+    if not states_a_figure_of(answer, facts):
+        message = "The reply stated none of the counted figures: answered with the counts."
+        return stated, [event("error", node="decide", message=message)]
+    return answer, trace
