@@ -72,9 +72,14 @@ def test_in_process_tools_and_real_error_text(two_components: dict[str, int]) ->
                 await client.call_tool("search_docs", {"query": "cosine", "component": "gamma"}),
                 await client.call_tool("search_docs", {"query": "cosine", "k": 500}),
                 await client.call_tool("search_docs", {"query": "cos\x00ine distance", "k": 1}),
+                await client.call_tool("count_chunks", {"component": "x'; drop table chunks; --"}),
             ]
 
-    hit, components, counted, empty, too_long, unknown, big_k, nul = asyncio.run(scenario())
+    hit, components, counted, empty, too_long, unknown, big_k, nul, count_unknown = asyncio.run(scenario())
+    # A mistyped component is refused like search_docs refuses it, not counted as 0 (QA round 7b, F3b).
+    assert 'Unknown component "x\'; drop table chunks; --". Known components: alpha, beta.' in error_text(
+        count_unknown
+    )
     assert result_data(hit)[0]["source_path"] == "ops.md"
     assert result_data(components) == ["alpha", "beta"]
     assert result_data(counted)["chunks"] == two_components["alpha"]
@@ -83,7 +88,7 @@ def test_in_process_tools_and_real_error_text(two_components: dict[str, int]) ->
     assert "Unknown component 'gamma'" in error_text(unknown)
     assert "k must be an integer from 1 to 50" in error_text(big_k)
     assert not nul.is_error and result_data(nul)
-    logged = recent_calls(8)
+    logged = recent_calls(9)[1:]
     assert [r["tool"] for r in logged][:3] == ["search_docs"] * 3
     assert logged[0]["caller"] == "local (stdio)" and logged[0]["result_count"] == 1
     assert "\x00" not in logged[0]["arguments"]["query"]

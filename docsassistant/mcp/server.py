@@ -13,10 +13,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ValidationError
 
+from docsassistant.config import get_settings
 from docsassistant.inputs import clean_query
 from docsassistant.mcp.access import KeyVerifier, allowed_component, caller_of
 from docsassistant.mcp.call_log import Caller, log_call
 from docsassistant.readonly_sql import count_chunks as _count_chunks
+from docsassistant.search import check_known_component
 from docsassistant.search import list_components as _list_components
 from docsassistant.search import search_docs as _search_docs
 from docsassistant.warm_up import start_warm_up
@@ -109,7 +111,10 @@ def count_chunks(ctx: Context, component: str | None = None) -> ChunkCount:
     """Count the indexed chunks and documents of one component, or of all this key may read."""
 
     def body(caller: Caller) -> ChunkCount:
-        counted = _count_chunks(allowed_component(caller, component), allowed_components=caller.components)
+        scope = allowed_component(caller, component)
+        if scope:  # as search_docs does: a mistyped name is not "0 chunks"
+            check_known_component(scope, caller.components, get_settings())
+        counted = _count_chunks(scope, allowed_components=caller.components)
         return ChunkCount.model_validate(counted)
 
     return _call(ctx, "count_chunks", {"component": component}, body)
