@@ -49,6 +49,30 @@ def test_ask_without_ollama_names_the_command(clean_db, monkeypatch) -> None:
     assert "ollama serve" in result.output
 
 
+def test_ask_without_ollama_still_shows_what_a_search_finds(clean_db, monkeypatch, tmp_path: Path) -> None:
+    """The chat page shows search results when the model is down; the CLI only said what to
+    start (QA round 7b, F1a). Now it shows the passages too, and `--json` carries them."""
+    from docsassistant.config import get_settings
+
+    write(
+        tmp_path / "hnsw.md",
+        "# HNSW\n\n## Query options\n\nSet hnsw.ef_search to raise recall at query time.",
+    )
+    index_paths([tmp_path], "pg", base=tmp_path)
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    get_settings.cache_clear()
+    try:
+        plain = runner.invoke(app, ["ask", "How do I raise hnsw.ef_search recall?"])
+        as_json = runner.invoke(app, ["ask", "How do I raise hnsw.ef_search recall?", "--json"])
+    finally:
+        get_settings.cache_clear()
+    assert plain.exit_code == 1 and "ollama serve" in plain.stderr
+    assert "1. hnsw.md › Query options" in plain.stdout and "hnsw.ef_search" in plain.stdout
+    out = json.loads(as_json.stdout)
+    assert as_json.exit_code == 1 and "ollama serve" in out["error"]
+    assert out["hits"][0]["source_path"] == "hnsw.md"
+
+
 def test_ask_with_an_unknown_component_is_refused_before_any_model_call(
     clean_db, cooperative_ollama, tmp_path: Path
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 import typer
@@ -9,7 +10,7 @@ from rich.console import Console
 
 from docsassistant.agent.llm import ModelUnavailable
 from docsassistant.agent.records import TurnRecord
-from docsassistant.cli.errors import friendly_errors
+from docsassistant.cli.errors import err_console, friendly_errors
 
 console = Console(stderr=True)  # the trace goes to stderr, so stdout stays clean for --json
 
@@ -49,12 +50,16 @@ def ask(
     from docsassistant.search import SearchError
 
     record: TurnRecord | None = None
-    with friendly_errors(ModelUnavailable, ThreadBusy, SearchError):
-        for evt in stream_turn(question, thread, component):
-            if evt["type"] == "turn_complete":
-                record = evt["record"]
-            elif not as_json and (line := describe(evt)):
-                console.print(line, highlight=False)
+    try:
+        with friendly_errors(ThreadBusy, SearchError):
+            for evt in stream_turn(question, thread, component):
+                if evt["type"] == "turn_complete":
+                    record = evt["record"]
+                elif not as_json and (line := describe(evt)):
+                    console.print(line, highlight=False)
+    except ModelUnavailable as exc:
+        search_only(question, component, str(exc), as_json)
+        raise typer.Exit(1) from None
     assert record is not None  # stream_turn always ends with the turn's record
     if as_json:
         print(record.model_dump_json())
@@ -62,6 +67,33 @@ def ask(
         print_record(record)
     if record.status == "failed":
         raise typer.Exit(1)  # recorded, but scripts must see that it failed
+
+
+def search_only(question: str, component: str | None, message: str, as_json: bool) -> None:
+    """Ollama is unavailable: say what to start, then show what a search finds (as the chat
+    page does), so the question still gets the passages that may answer it."""
+    from docsassistant.inputs import clip_query
+    from docsassistant.search import search_docs
+
+    err_console.print(f"[bold red]Error:[/] {message}", highlight=False)
+    try:
+        hits, note = search_docs(clip_query(question), component, 5), ""
+    except Exception as exc:
+        hits, note = [], f"Search failed too: {exc}"
+    if as_json:
+        print(json.dumps({"error": message, "search_note": note or None, "hits": hits}, default=str))
+        return
+    if note:
+        err_console.print(note, highlight=False)
+        return
+    out = Console()
+    out.print("\nNo answer without the model. The passages a search finds for the question:", highlight=False)
+    for i, hit in enumerate(hits, 1):
+        section = f" › {hit['section']}" if hit.get("section") else ""
+        text = " ".join(str(hit["content"]).split())
+        out.print(f"  {i}. {hit['source_path']}{section}\n     {text[:200]}", highlight=False, markup=False)
+    if not hits:
+        out.print("  (nothing found)", highlight=False)
 
 
 def print_record(record: TurnRecord) -> None:
