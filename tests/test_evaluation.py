@@ -261,6 +261,7 @@ def test_cli_eval_search_writes_json_and_fails_on_missing_data(clean_db, tmp_pat
     missing = runner.invoke(app, ["eval", "search", "--beir", str(tmp_path / "nope")])
     # A missing input fails: a script must not read a skipped evaluation as a passed one.
     assert missing.exit_code == 1 and "Not found" in missing.output and "nope" in missing.output
+    assert "Not found" in missing.stderr and not missing.stdout  # errors on stderr (QA round 7b, F4)
     both = runner.invoke(app, ["eval", "search"])
     assert both.exit_code == 2
 

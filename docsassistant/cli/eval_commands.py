@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from docsassistant.cli.errors import friendly_errors
+from docsassistant.cli.errors import err_console, friendly_errors
 from docsassistant.config import get_settings
 
 console = Console()
@@ -24,7 +24,7 @@ bench_app = typer.Typer(
 def _skip(message: str) -> None:
     """A named input is missing: say which, and fail (a script must not read a skipped
     evaluation as a passed one)."""
-    console.print(f"[bold red]Not found:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]Not found:[/] {message}", highlight=False)
     raise typer.Exit(1)
 
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from docsassistant.cli.errors import friendly_errors
+from docsassistant.cli.errors import err_console, friendly_errors
 from docsassistant.config import get_settings
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_query, clean_text
 
@@ -110,7 +110,7 @@ def documents_delete(component: str, source_path: str) -> None:
     with friendly_errors():
         deleted = delete_document(component, source_path)
     if not deleted:
-        console.print(f"No document {source_path!r} in component {component!r}.")
+        err_console.print(f"[bold red]Error:[/] No document {source_path!r} in component {component!r}.")
         raise typer.Exit(1)
     console.print(f"Deleted {component}/{source_path}.")
 
