@@ -1,7 +1,8 @@
 """The agent's SQL tool: fixed, parameterized queries run as the read-only role.
 
 Every statement runs inside a READ ONLY transaction under `SET LOCAL ROLE docs_readonly`
-(SELECT on documents and chunks, nothing else), so even a bug here cannot write.
+(SELECT on documents and chunks, nothing else), so even a bug here cannot write, and
+with a 5 s statement timeout, so none can hold a connection for long.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from docsassistant.config import Settings, get_settings
 from docsassistant.store import open_store
 
 READONLY_ROLE = "docs_readonly"
+STATEMENT_TIMEOUT_MS = 5000
 
 COUNT_CHUNKS_SQL = sa.text(
     """
@@ -32,6 +34,8 @@ def readonly_connection(settings: Settings | None = None) -> Iterator[sa.Connect
     with engine.connect() as conn, conn.begin() as tx:
         conn.execute(sa.text("SET TRANSACTION READ ONLY"))
         conn.execute(sa.text(f"SET LOCAL ROLE {READONLY_ROLE}"))
+        # A bound as well as a role: no statement here may hold a connection for long.
+        conn.execute(sa.text(f"SET LOCAL statement_timeout = {STATEMENT_TIMEOUT_MS}"))
         try:
             yield conn
         finally:

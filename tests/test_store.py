@@ -108,3 +108,14 @@ def test_readonly_role_cannot_write(engine, statement: str) -> None:
         conn.execute(sa.text("SET LOCAL ROLE docs_readonly"))
         with pytest.raises(sa.exc.ProgrammingError, match="permission denied"):
             conn.execute(sa.text(statement))
+
+
+def test_readonly_connection_has_a_statement_timeout(engine) -> None:
+    """The role had no time limit (QA round 7b, F3d): harmless with fixed queries, but the
+    read-only connection is the place for the bound."""
+    from docsassistant.readonly_sql import STATEMENT_TIMEOUT_MS, readonly_connection
+
+    with readonly_connection() as conn:
+        assert conn.execute(sa.text("SHOW statement_timeout")).scalar() == f"{STATEMENT_TIMEOUT_MS // 1000}s"
+        with pytest.raises(sa.exc.OperationalError, match="statement timeout"):
+            conn.execute(sa.text("SELECT pg_sleep(6)"))
