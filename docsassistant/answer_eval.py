@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from docsassistant.agent.llm import ModelUnavailable
+from docsassistant.agent.nodes.run_sql import FACT_SOURCE
 from docsassistant.config import Settings, get_settings
 from docsassistant.evaluation import QAQuestion
 
@@ -76,7 +77,10 @@ def same_source(cited: str, expected: str, component: str | None) -> bool:
 def measure(question: QAQuestion, record: dict[str, Any], latency_s: float) -> AnswerResult:
     """One finished turn record turned into an `AnswerResult`."""
     citations = record.get("citations") or []
-    cited = list(dict.fromkeys(c.get("source_path") or "" for c in citations))
+    # A count's source is the index statistics, not a page: such an answer is "counted".
+    cited = list(
+        dict.fromkeys(c.get("source_path") or "" for c in citations if c.get("source_path") != FACT_SOURCE)
+    )
     components = {c.get("source_path"): c.get("component") for c in citations}
     flags = [f.get("kind") or f.get("name") or "" for f in record.get("flags") or []]
 

@@ -284,7 +284,12 @@ def test_the_mcp_server_starts_the_warm_up_before_serving(monkeypatch) -> None:
     from docsassistant.mcp import server
 
     events: list[str] = []
-    monkeypatch.setattr(server, "start_warm_up", lambda: events.append("warm-up"))
+
+    class WarmUp:
+        def join(self, timeout: float) -> None:
+            events.append("joined")
+
+    monkeypatch.setattr(server, "start_warm_up", lambda: events.append("warm-up") or WarmUp())
 
     class Recording:
         def run(self, transport: str, **kwargs) -> None:
@@ -293,4 +298,5 @@ def test_the_mcp_server_starts_the_warm_up_before_serving(monkeypatch) -> None:
     monkeypatch.setattr(server, "build_server", lambda **kwargs: Recording())
     server.serve_stdio()
     server.serve_http(port=9)
-    assert events == ["warm-up", "stdio", "warm-up", "streamable-http"]
+    # …and waits for it at exit: leaving mid-load aborted the process (QA round 7b, M2c).
+    assert events == ["warm-up", "stdio", "joined", "warm-up", "streamable-http", "joined"]
