@@ -71,7 +71,28 @@ def test_inspector_page_shows_ranks_bars_and_text(ship: Path) -> None:
         table.columns
     )
     assert table["fused"].iloc[0] == pytest.approx(1.0)
+    assert table["component"].iloc[0] == "ship"  # the same file in two components looked doubled
     assert any("Flux above nine melts it" in t.value for t in at.text)
+    assert "at most 2" in at.caption[0].value and not at.warning  # the words of the query occur
+
+
+@pytest.mark.usefixtures("fresh_streamlit_caches")
+def test_inspector_shows_an_uploaded_name_literally(clean_db, tmp_path: Path) -> None:
+    """An uploader's file name such as `**bold** [x](http:evil).md` became bold text and a live
+    link in the hit's label (QA round 7a, C6b); a query sharing no word with the documents
+    showed confident bars with no word of warning (C6c)."""
+    name = "**bold** [x](http:evil).md"
+    write(tmp_path / "up" / name, "# Inject\n\nThe injected-name marker text.")
+    index_paths([tmp_path / "up"], "up", base=tmp_path)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE).run()
+    at.text_input(key="inspect_query").set_value("injected-name marker")
+    at.button[0].click().run()
+    label = at.expander[0].label
+    assert "\\*\\*bold\\*\\*" in label and "\\[x\\](http:evil)" in label
+    at.text_input(key="inspect_query").set_value("zzqqxxnonexistentword")
+    at.button[0].click().run()
+    assert at.warning and "No word of the query occurs" in at.warning[0].value
 
 
 @pytest.mark.usefixtures("fresh_streamlit_caches")

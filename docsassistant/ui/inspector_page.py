@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from docsassistant.search_explain import SearchExplanation, explain_search
+from docsassistant.ui.safe_text import esc
 
 ALL = "(all components)"
 LIST_LABELS = {"dense": "Dense", "bm25": "BM25", "ident": "Identifiers"}
@@ -24,7 +25,12 @@ def overview(explanation: SearchExplanation) -> pd.DataFrame:
     top_fused = explanation.hits[0].fused_score if explanation.hits else 1.0
     rows = []
     for hit in explanation.hits:
-        row = {"#": hit.fused_rank, "source": hit.source_path, "section": hit.section}
+        row = {
+            "#": hit.fused_rank,
+            "component": hit.component,
+            "source": hit.source_path,
+            "section": hit.section,
+        }
         row["fused"] = hit.fused_score / top_fused
         for name, label in LIST_LABELS.items():
             position = hit.lists[name]
@@ -45,10 +51,20 @@ def show(explanation: SearchExplanation) -> None:
     found = ", ".join(f"{LIST_LABELS[n]} {c}" for n, c in explanation.candidates.items())
     idents = ", ".join(f"`{t}`" for t in explanation.identifiers) or "none"
     decay = explanation.document_decay
+    weights = explanation.weights
+    terms = " + ".join(f"{w:g} × {LIST_LABELS.get(n, n)}" for n, w in weights.items() if w)
     st.caption(
-        f"Candidates per list: {found}. Code identifiers in the query: {idents}. Fused = min-max "
-        f"combination; a document's second, third … chunk keeps {decay:g}, {decay**2:g} … of its score."
+        f"Candidates per list: {found}. Code identifiers in the query: {idents}. Fused = {terms}, "
+        "each list's score scaled to 0–1 among its candidates (min-max: a list's last candidate "
+        f"scores 0 there), so at most {sum(weights.values()):g}; a document's second, third … "
+        f"chunk keeps {decay:g}, {decay**2:g} … of its score."
     )
+    if not any(explanation.candidates.get(n) for n in ("bm25", "ident")):
+        st.warning(
+            "No word of the query occurs in the searched documents: these hits are only the "
+            "nearest in meaning, however high their bars.",
+            icon=":material/travel_explore:",
+        )
     config = {"fused": _bar("Fused", "fused score as a share of the top hit's")}
     for label in LIST_LABELS.values():
         config[label] = _bar(label, f"{label} score as a share of the best {label} score among these hits")
@@ -57,7 +73,9 @@ def show(explanation: SearchExplanation) -> None:
         ranks = " · ".join(
             f"{LIST_LABELS[n]} {'#' + str(p.rank) if p.rank else '—'}" for n, p in hit.lists.items()
         )
-        with st.expander(f"#{hit.fused_rank} {hit.source_path} § {hit.section or '(top)'} — {ranks}"):
+        # A file name or heading is the uploader's text: shown literally, never as Markdown.
+        where = esc(f"{hit.component}/{hit.source_path} § {hit.section or '(top)'}")
+        with st.expander(f"#{hit.fused_rank} {where} — {ranks}"):
             for name, position in hit.lists.items():
                 score = "not a candidate" if position.score is None else f"score {position.score:.4f}"
                 st.write(f"**{LIST_LABELS[name]}**: rank {position.rank or '—'}, {score}")
