@@ -200,6 +200,10 @@ def test_upload_ask_share_continue(streamlit_app, tmp_path, capsys):
             wait_idle(page)
             expect(page.locator('[data-testid="stFileUploaderFile"]')).to_have_count(0)  # cleared
             expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+            # The document list counts the first upload into an empty store at once; it said
+            # "Nothing is indexed yet." under "1 added" (QA round 7a, C3b).
+            expect(page.get_by_text("Nothing is indexed yet.")).to_have_count(0)
+            expect(visible_text(page, re.compile(r"frob\S* · 1 document\(s\)"))).to_be_visible()
             page.wait_for_timeout(500)  # the result grid is drawn on a canvas
             shot(page, "02-upload-done")
 

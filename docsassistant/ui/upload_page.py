@@ -227,4 +227,5 @@ def main() -> None:
     upload_section(settings, components, store_error)
     st.divider()
     if store_error is None:
-        documents_section(settings, components)
+        # Read again: an upload in this run may have created the first (or a new) component.
+        documents_section(settings, _components())
