@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from docsassistant.bench import choose_queries, latency_summary, load_average, machine
+from docsassistant.bench import PACED_PAUSE_S, choose_queries, latency_summary, load_average, machine
 from docsassistant.config import Settings, get_settings
 from docsassistant.evaluation import component_folders, settings_summary
 from docsassistant.ingest import index_paths, validate_component
@@ -33,7 +33,6 @@ TARGET_ONNX_SPEEDUP = 1.5
 TARGET_ONNX_PEAK_RSS_MB = 1024
 TARGET_QUERY_EMBED_P50_MS = 5.0
 TARGET_DURING_INGEST_P95_RATIO = 2.0
-PAUSE_S = 0.05  # between searches, in every window: a user, not a load generator
 
 
 def compare_ingest(
@@ -144,7 +143,7 @@ def bench_search_during_ingest(
         start = time.perf_counter()
         search_docs(query, component, 5, settings=settings)
         elapsed = (time.perf_counter() - start) * 1000
-        time.sleep(PAUSE_S)
+        time.sleep(PACED_PAUSE_S)  # in every window: a user, not a load generator
         return elapsed
 
     say(f"Warming up as the app does at start, then timing {len(chosen)} searches while idle…")

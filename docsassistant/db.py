@@ -62,7 +62,7 @@ def embedded_uri(settings: Settings, *, keep_running: bool = False) -> str:
                 cause = server_log_cause(log_file, earlier) or str(exc)
                 raise DatabaseUnavailable(
                     f"Could not start the embedded PostgreSQL in {settings.pg_dir}: {cause} "
-                    f"(server log: {settings.pg_dir / 'log'}). Check that the folder is writable, or "
+                    f"(server log: {log_file}). Check that the folder is writable, or "
                     "set DATABASE_URL to a PostgreSQL server with pgvector."
                 ) from exc
             finally:

@@ -20,7 +20,7 @@ from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder, vector_literal
 from docsassistant.foreground import FOREGROUND
 from docsassistant.fusion import DEFAULT_WEIGHTS, diversify, fuse
-from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_query, clean_text
+from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_query, clean_text, clip_query
 from docsassistant.knowledge_graph.retrieve import graph_rank
 from docsassistant.passages import widen_hits
 from docsassistant.retrievers import CANDIDATES, EF_SEARCH, LIST_NAMES, ranked_lists, start_embedding
@@ -150,6 +150,15 @@ def search_docs(
         return []
     with FOREGROUND.running():  # an upload indexing in this process waits meanwhile
         return _search(query, component, k, mode, settings, scope, allowed_components, entities)
+
+
+def search_without_model(question: str, component: str | None, k: int = 5) -> tuple[list[dict], str]:
+    """What the chat page and `ask` show when the model is unavailable: the hits for the
+    question (cut to the query limit), or no hits and why the search failed too."""
+    try:
+        return search_docs(clip_query(question), component, k), ""
+    except Exception as exc:
+        return [], f"Search failed too: {exc}"
 
 
 def _search(

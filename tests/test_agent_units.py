@@ -674,3 +674,20 @@ def test_the_deadline_stop_is_not_logged_as_a_callback_error(caplog: pytest.LogC
     with caplog.at_level(logging.WARNING), pytest.raises(TurnTimeUp):
         handle_event([_Deadline(deadline=0.0)], "on_llm_new_token", None, "token")
     assert not [r for r in caplog.records if "_Deadline" in r.getMessage()]
+
+
+@pytest.mark.parametrize(
+    ("content", "kept"),
+    [
+        ("<think>\nFive?\n</think>\n\nThree times [1].", "Three times [1]."),
+        ("Five?\n</think>\n\nThree times [1].", "Three times [1]."),
+        ("<think>\nstill thinking", ""),
+        # A `</think>` the answer talks about is not the end of a reasoning block.
+        ("Qwen ends its reasoning with </think> before the reply [1].", None),
+        ("Close the block with `</think>`\nand then answer [1].", None),
+    ],
+)
+def test_thinking_is_cut_and_a_quoted_tag_is_not(content: str, kept: str | None) -> None:
+    from docsassistant.agent.calls import without_thinking
+
+    assert without_thinking(content) == (content if kept is None else kept)

@@ -32,8 +32,12 @@ call_flags: ContextVar[list[dict[str, Any]] | None] = ContextVar("call_flags", d
 WINDOW_FILLED = 0.97
 # A reasoning model's thinking, left in `content` (qwen3 on Ollama: yigit353/langchain-qwq#21,
 # langchain#33998), sometimes without its opening tag (hiyouga/LlamaFactory#8219), or cut
-# off before it closed: everything up to the first `</think>`, or an unclosed `<think>…`.
-_THINKING = re.compile(r"^[^`]*?</think>\s*|^\s*<think>(?!.*</think>).*", re.S)
+# off before it closed: a leading `<think>…</think>`, text up to a `</think>` on a line of its
+# own (never one quoted in the answer's prose or code), or an unclosed leading `<think>…`.
+_THINKING = re.compile(
+    r"^\s*<think>.*?</think>\s*|^[^`]*?(?:^|\n)[ \t]*</think>[ \t]*(?:\n|$)\s*|^\s*<think>(?!.*</think>).*",
+    re.S,
+)
 
 
 class ModelCallFailed(RuntimeError):

@@ -44,6 +44,12 @@ def flag(kind: str, message: str, **data: Any) -> dict[str, Any]:
     return event("flag", kind=kind, message=message, **data)
 
 
+def bogus_citation(removed: list[int], why: str = "no such source") -> dict[str, Any]:
+    """The `bogus_citation` flag for markers removed from an answer."""
+    listed = ", ".join(f"[{n}]" for n in removed)
+    return flag("bogus_citation", f"Removed citation(s) {listed}: {why}.", removed=removed)
+
+
 # Every flag a turn can carry, with its meaning (docs/flags.md is the long form, and a test
 # keeps the two in step).
 FLAG_KINDS = {

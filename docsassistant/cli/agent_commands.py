@@ -72,14 +72,10 @@ def ask(
 def search_only(question: str, component: str | None, message: str, as_json: bool) -> None:
     """Ollama is unavailable: say what to start, then show what a search finds (as the chat
     page does), so the question still gets the passages that may answer it."""
-    from docsassistant.inputs import clip_query
-    from docsassistant.search import search_docs
+    from docsassistant.search import search_without_model
 
     err_console.print(f"[bold red]Error:[/] {message}", highlight=False)
-    try:
-        hits, note = search_docs(clip_query(question), component, 5), ""
-    except Exception as exc:
-        hits, note = [], f"Search failed too: {exc}"
+    hits, note = search_without_model(question, component)
     if as_json:
         print(json.dumps({"error": message, "search_note": note or None, "hits": hits}, default=str))
         return

@@ -31,7 +31,8 @@ T = TypeVar("T")
 
 
 class SearchHit(BaseModel):
-    """One chunk found by search_docs (score: reciprocal rank fusion, higher is better)."""
+    """One chunk found by search_docs (score: the fused dense + lexical score, higher is better;
+    it ranks hits within one search, it is not a probability)."""
 
     chunk_id: int
     source_path: str

@@ -124,13 +124,9 @@ def show_offline(
     question: str, component: str | None, message: str, thread_id: str | None, explained: bool = False
 ) -> None:
     """The model is unavailable: say what to run and show the most relevant passages."""
-    from docsassistant.search import search_docs
+    from docsassistant.search import search_without_model
 
-    try:
-        hits = search_docs(question, component, k=5)
-        note = ""
-    except Exception as exc:
-        hits, note = [], f"Search failed too: {exc}"
+    hits, note = search_without_model(question, component)
     result = {"question": question, "hits": hits, "message": message, "note": note, "thread": thread_id}
     st.session_state.setdefault(OFFLINE_KEY, []).append(result)
     render_offline(result, explained)

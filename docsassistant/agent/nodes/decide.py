@@ -51,7 +51,8 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
                 event("error", node="decide", message=f"{exc} Answering from what was found so far.")
             )
             done = {"pending_calls": [], "trace": trace, **accounting}
-            return done if _has_documents(state) else {**done, "answer": _count_answer(state)}
+            counted = " ".join(f["content"] for f in count_facts(state))  # never an invented number
+            return done if _has_documents(state) else {**done, "answer": counted}
         trace.append(event("error", node="decide", message=f"{exc} Searching the question itself instead."))
         return {**update, **queued_search("fallback-0", question), "trace": trace, **accounting}
     spent = usage(reply)
@@ -147,8 +148,3 @@ def _asked_to_count(state: AgentState) -> bool:
 def _has_documents(state: AgentState) -> bool:
     """Relevant passages from searches (count facts have negative ids)."""
     return any(i > 0 for i in state.get("relevant_ids", []))
-
-
-def _count_answer(state: AgentState) -> str:
-    """Said in code when the model's reply is unusable after a count (never invent a number)."""
-    return " ".join(f["content"] for f in count_facts(state))

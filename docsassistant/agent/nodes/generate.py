@@ -11,7 +11,7 @@ from docsassistant.agent.budget import estimate_tokens, fit_chunks, trim_history
 from docsassistant.agent.calls import invoke, usage
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.events import event, flag
+from docsassistant.agent.events import bogus_citation, event, flag
 from docsassistant.agent.llm import NUM_PREDICT
 from docsassistant.agent.nodes.common import chunks_by_ids, source_record, traced
 from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_system, with_evidence
@@ -61,8 +61,7 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         answer, used, more_bogus, _ = _read_reply(reply, paths, trace)
         bogus += [n for n in more_bogus if n not in bogus]
     if bogus:
-        listed = ", ".join(f"[{n}]" for n in bogus)
-        trace.append(flag("bogus_citation", f"Removed citation(s) {listed}: no such source.", removed=bogus))
+        trace.append(bogus_citation(bogus))
     if answer.strip() and _cut_short(reply):
         trace.append(flag("answer_truncated", CUT_SHORT, limit=NUM_PREDICT))
     if not answer.strip():

@@ -14,7 +14,7 @@ from langchain_core.messages import ToolMessage
 
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.events import event, flag
+from docsassistant.agent.events import bogus_citation, event
 from docsassistant.agent.grounding import states_a_figure_of, unbacked_numbers
 from docsassistant.agent.nodes.common import CallResult
 from docsassistant.agent.state import AgentState
@@ -86,11 +86,8 @@ def count_answer(reply: str, facts: list[dict[str, Any]], question: str) -> tupl
     stated = " ".join(f["content"] for f in facts)
     if not reply.strip():
         return stated, []
-    answer, _, bogus = check_citations(reply, len(facts), [FACT_SOURCE] * len(facts))
-    trace = []
-    if bogus:
-        listed = ", ".join(f"[{n}]" for n in bogus)
-        trace.append(flag("bogus_citation", f"Removed citation(s) {listed}: no such source.", removed=bogus))
+    answer, _, bogus = check_citations(reply, len(facts))
+    trace = [bogus_citation(bogus)] if bogus else []
     if unbacked := unbacked_numbers(answer, facts, question):
         message = (
             f"The reply stated {', '.join(unbacked)}, which no count returned: answered with the counts."

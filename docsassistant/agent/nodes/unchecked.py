@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.events import flag
+from docsassistant.agent.events import bogus_citation, flag
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.state import AgentState
 
@@ -17,12 +17,7 @@ def unsourced(reply: str) -> tuple[str, list[dict[str, Any]]]:
     """A reply given without sources, with its citation markers removed (they point at
     nothing), and the `bogus_citation` flag when there were any."""
     answer, _, bogus = check_citations(reply, 0)
-    if not bogus:
-        return answer, []
-    listed = ", ".join(f"[{n}]" for n in bogus)
-    return answer, [
-        flag("bogus_citation", f"Removed citation(s) {listed}: the answer has no sources.", removed=bogus)
-    ]
+    return answer, [bogus_citation(bogus, "the answer has no sources")] if bogus else []
 
 
 @traced("unchecked_answer")
