@@ -130,6 +130,29 @@ def test_reasoning_left_in_the_reply_is_not_the_answer(docs: Path, model: ShapeF
     assert "empty_answer" in flags(unfinished) and "think" not in unfinished["answer"]
 
 
+def test_reasoning_is_not_shown_while_the_answer_streams(docs: Path, model: ShapeFake) -> None:
+    """The same qwen3 reasoning in `content` (yigit353/langchain-qwq#21) reaches the page
+    token by token before the finished reply replaces it: the chat page drew each token as
+    it came, so the user read "Maybe five times?" live. What the page draws is checked here
+    after every token of the streamed draft."""
+    from docsassistant.agent.runner import stream_turn
+    from docsassistant.ui.render import visible_answer
+
+    model.search("HTTP client retries")
+    model.script("generate", "<think>\nThe user asks about retries. Maybe five times?\n</think>\n\n"
+                 "The client retries failed requests three times [1].")  # fmt: skip
+    streamed, shown = "", []
+    for evt in stream_turn(ASK, component="core"):
+        if evt["type"] == "node_start" and evt.get("node") == "generate":
+            streamed = ""  # the page starts a draft over here too (LiveTurn.on_event)
+        if evt["type"] == "token" and evt["node"] == "generate":
+            streamed += evt["text"]
+            shown.append(visible_answer(streamed))
+    assert len(shown) > 10, "the draft was not streamed token by token"
+    assert not [s for s in shown if "five" in s or "think" in s]
+    assert shown[-1] == "The client retries failed requests three times [1]."
+
+
 def test_answer_cut_at_the_output_limit_is_flagged(docs: Path, model: ShapeFake) -> None:
     """Ollama stops a reply at `num_predict` mid-sentence and says so only through
     `done_reason: "length"` (ollama#4230, #3839); a pipeline that reads it as a clean stop

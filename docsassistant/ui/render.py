@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+from docsassistant.agent.calls import without_thinking
 from docsassistant.agent.records import Flag, Hit, TraceEvent, TurnRecord
 from docsassistant.ui.graph_view import render_graph_hops
 from docsassistant.ui.safe_text import code_span, esc, plain_markdown, safe_markdown
@@ -349,6 +350,15 @@ def render_search_results(
 # ----------------------------------------------------------------------------- live
 
 
+def visible_answer(streamed: str) -> str:
+    """What the reader sees of an answer still streaming: a thinking model's reasoning is
+    cut as in the finished reply, and so is a `<think>` tag still arriving token by token.
+    (Reasoning that has no opening tag can only be told apart once its `</think>` arrives.)"""
+    if "<think>".startswith(streamed.strip()):
+        return ""
+    return without_thinking(streamed) if "think>" in streamed else streamed
+
+
 class LiveTurn:
     """Draws a running turn: the trace box fills as events arrive, then the answer streams."""
 
@@ -367,7 +377,10 @@ class LiveTurn:
         kind = evt.get("type")
         if kind == "token":
             self.text += evt.get("text", "")
-            self.answer_box.markdown(safe_markdown(self.text) + " ▌")
+            if shown := visible_answer(self.text):
+                self.answer_box.markdown(safe_markdown(shown) + " ▌")
+            else:
+                self.answer_box.caption("The model is reasoning before it answers…")
             return
         if kind == "turn_complete":
             self.finish(evt["record"], evt.get("thread_id"))
