@@ -130,27 +130,52 @@ def test_reasoning_left_in_the_reply_is_not_the_answer(docs: Path, model: ShapeF
     assert "empty_answer" in flags(unfinished) and "think" not in unfinished["answer"]
 
 
+def _drawn(question: str, **kwargs: Any) -> list[str]:
+    """What the chat page draws in the answer area after each streamed token of a turn."""
+    from docsassistant.agent.runner import stream_turn
+    from docsassistant.ui.render import StreamedDraft
+
+    draft, drawn = StreamedDraft(), []
+    for evt in stream_turn(question, **kwargs):
+        shown = draft.add(evt)
+        if evt["type"] == "token":
+            drawn.append(shown)
+    return drawn
+
+
 def test_reasoning_is_not_shown_while_the_answer_streams(docs: Path, model: ShapeFake) -> None:
     """The same qwen3 reasoning in `content` (yigit353/langchain-qwq#21) reaches the page
     token by token before the finished reply replaces it: the chat page drew each token as
-    it came, so the user read "Maybe five times?" live. What the page draws is checked here
-    after every token of the streamed draft."""
-    from docsassistant.agent.runner import stream_turn
-    from docsassistant.ui.render import visible_answer
-
+    it came, so the user read "Maybe five times?" live."""
     model.search("HTTP client retries")
     model.script("generate", "<think>\nThe user asks about retries. Maybe five times?\n</think>\n\n"
                  "The client retries failed requests three times [1].")  # fmt: skip
-    streamed, shown = "", []
-    for evt in stream_turn(ASK, component="core"):
-        if evt["type"] == "node_start" and evt.get("node") == "generate":
-            streamed = ""  # the page starts a draft over here too (LiveTurn.on_event)
-        if evt["type"] == "token" and evt["node"] == "generate":
-            streamed += evt["text"]
-            shown.append(visible_answer(streamed))
-    assert len(shown) > 10, "the draft was not streamed token by token"
-    assert not [s for s in shown if "five" in s or "think" in s]
-    assert shown[-1] == "The client retries failed requests three times [1]."
+    drawn = _drawn(ASK, component="core")
+    assert len(drawn) > 10, "the draft was not streamed token by token"
+    assert not [s for s in drawn if "five" in s or "think" in s]
+    assert drawn[-1] == "The client retries failed requests three times [1]."
+
+
+def test_only_the_answer_is_drawn_while_it_streams(docs: Path, model: ShapeFake) -> None:
+    """What else streamed into the answer area (QA round 8a): llama3.1 writes its tool call
+    as text in `content` (ollama#5796: `<|python_tag|>{"name": …}`), a follow-up's
+    standalone rewrite is JSON, and an uncited first draft and its cited regeneration were
+    drawn glued together ("…from memory.The client retries … [1]"). Only answer text of one
+    draft at a time is drawn now."""
+    call = '<|python_tag|>{"name": "search_docs", "parameters": {"query": "HTTP client retries"}}'
+    model.script("decide", call)
+    model.script("generate", '{"name": "search_docs", "parameters": {"query": "retries"}}')
+    model.script("generate", "The client retries failed requests three times [1].")
+    drawn = _drawn(ASK, component="core")
+    assert drawn and not [s for s in drawn if "{" in s or "python_tag" in s]
+    assert drawn[-1] == "The client retries failed requests three times [1]."
+
+    model.search("HTTP client retries")
+    model.script("generate", "The client retries three times, from memory.")
+    model.script("generate", "The client retries failed requests three times [1].")
+    drawn = _drawn(ASK, component="core")
+    assert not [s for s in drawn if "memory" in s and "[1]" in s], "two drafts drawn as one"
+    assert drawn[-1] == "The client retries failed requests three times [1]."
 
 
 def test_answer_cut_at_the_output_limit_is_flagged(docs: Path, model: ShapeFake) -> None:

@@ -38,8 +38,10 @@ from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_question, clean_text
 from docsassistant.readonly_sql import count_chunks
 from docsassistant.search import check_known_component, list_components, search_docs
 
-# Answer tokens are streamed from these nodes (decide answers greetings and declines).
-TOKEN_NODES = ("generate", "decide")
+# Answer tokens are streamed from generate only: decide's text is a tool call written as
+# text, a standalone rewrite (JSON) or a reply not yet checked, none of it an answer to draw
+# live (its greetings and declines appear when the turn completes).
+TOKEN_NODES = ("generate",)
 
 
 def turn_input(question: str, component: str | None) -> dict[str, Any]:
@@ -210,7 +212,8 @@ def _graph_events(
             message, meta = chunk
             node = meta.get("langgraph_node")
             if node in TOKEN_NODES and isinstance(message.content, str) and message.content:
-                yield {"type": "token", "node": node, "text": message.content}
+                # `call`: one model call's id; a second call (a regeneration) starts a new draft.
+                yield {"type": "token", "node": node, "call": message.id, "text": message.content}
     except GraphRecursionError:
         reason = f"the step limit ({settings.recursion_limit} graph steps) was reached"
         stopped = [

@@ -350,13 +350,40 @@ def render_search_results(
 # ----------------------------------------------------------------------------- live
 
 
+# A draft that opens like this is a tool call written as text (JSON, `<|python_tag|>`,
+# `<tool_call>`, `<function=…>`, a fence), not an answer: it is not drawn while it streams.
+_CALL_SHAPED = ("{", "<|", "<tool_call", "<function", "```json", "[{")
+
+
 def visible_answer(streamed: str) -> str:
     """What the reader sees of an answer still streaming: a thinking model's reasoning is
-    cut as in the finished reply, and so is a `<think>` tag still arriving token by token.
-    (Reasoning that has no opening tag can only be told apart once its `</think>` arrives.)"""
+    cut as in the finished reply, and so is a `<think>` tag still arriving token by token;
+    call-shaped text is not shown. (Reasoning that has no opening tag can only be told apart
+    once its `</think>` arrives.)"""
     if "<think>".startswith(streamed.strip()):
         return ""
-    return without_thinking(streamed) if "think>" in streamed else streamed
+    text = without_thinking(streamed) if "think>" in streamed else streamed
+    return "" if text.lstrip().startswith(_CALL_SHAPED) else text
+
+
+class StreamedDraft:
+    """The answer text of a running turn, fed its events: a new generate step or a new
+    model call (a regeneration asking for citations) starts the draft over, so two drafts
+    are never drawn glued together."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.call: str | None = None
+
+    def add(self, evt: dict[str, Any]) -> str:
+        """The text to draw after `evt` (a `token` or `node_start` event)."""
+        if evt.get("type") == "node_start" and evt.get("node") == "generate":
+            self.text, self.call = "", None
+        elif evt.get("type") == "token":
+            if evt.get("call") != self.call:
+                self.text, self.call = "", evt.get("call")
+            self.text += evt.get("text", "")
+        return visible_answer(self.text)
 
 
 class LiveTurn:
@@ -369,26 +396,24 @@ class LiveTurn:
             self.trace_box = st.empty()
         self.trace: list[dict[str, Any]] = []
         self.answer_box = st.empty()
-        self.text = ""
+        self.draft = StreamedDraft()
         self.record: TurnRecord | None = None
         self.thread_id: str | None = None
 
     def on_event(self, evt: dict[str, Any]) -> None:
         kind = evt.get("type")
+        shown = self.draft.add(evt)
         if kind == "token":
-            self.text += evt.get("text", "")
-            if shown := visible_answer(self.text):
+            if shown:
                 self.answer_box.markdown(safe_markdown(shown) + " ▌")
             else:
-                self.answer_box.caption("The model is reasoning before it answers…")
+                self.answer_box.caption("Writing the answer…")
             return
         if kind == "turn_complete":
             self.finish(evt["record"], evt.get("thread_id"))
             return
-        if (kind == "node_start" and evt.get("node") in ("generate", "decide")) or kind == "tool_call":
-            # A new draft, or a decision's words before it calls a tool: start the text over.
-            self.text = ""
-            self.answer_box.empty()
+        if kind == "node_start" and evt.get("node") == "generate":
+            self.answer_box.empty()  # a new draft (after a retry round)
         if label := live_label(evt):
             self._label(label)
         self.trace.append(evt)
