@@ -49,8 +49,11 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         trace = [event("verification", status="regenerating", claims=[c.model_dump() for c in claims])]
         return {"unsupported": unsupported, "regenerate": True, "trace": trace, **usage(raw)}
     cited_sources = [s for s in sources if s.get("n") in cited]
-    question = state.get("standalone_question") or state.get("question") or ""
-    verdict = judge(cited, claims, obeyed, unbacked_numbers(answer, cited_sources, question))
+    # The user's own words back a figure, never the model's rewrite of them: a rewrite that
+    # invents "60 seconds" would otherwise vouch for an answer repeating it (QA round 8a W4).
+    users_words = " ".join(str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage))
+    users_words = f"{users_words} {state.get('question') or ''}"
+    verdict = judge(cited, claims, obeyed, unbacked_numbers(answer, cited_sources, users_words))
     verification = {
         "status": verdict.status,
         "claims": [c.model_dump() for c in claims or []],
