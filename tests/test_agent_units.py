@@ -527,7 +527,15 @@ def test_small_talk_is_recognised(question: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["What is the default timeout?", "hello, how do I configure retries for the HTTP client?"]
+    "question",
+    [
+        "What is the default timeout?",
+        "hello, how do I configure retries for the HTTP client?",
+        # A greeting with a question after it (QA round 8a W3).
+        "hi, whats the timeout?",
+        "thanks! and the timeout?",
+        "ok, which port?",
+    ],
 )
 def test_documentation_questions_are_not_small_talk(question: str) -> None:
     assert not is_small_talk(question)
@@ -538,6 +546,10 @@ def test_declines_are_short_refusals() -> None:
     assert is_decline("I can't help with writing poems, but I can answer questions about the docs.")
     assert not is_decline("The default timeout is 30 seconds.")
     assert not is_decline("Sorry " + "x" * 400)
+    # A figure from memory, or a claim about what the docs lack, is not a refusal (QA 8a W2).
+    assert not is_decline("Sorry, I can't search right now, but the client timeout is 60 seconds by default.")
+    assert not is_decline("I'm sorry, but I don't have information about the client's default retry count.")
+    assert not is_decline("Unfortunately, I couldn't find anything about retries.")
 
 
 def test_fit_tool_results_shortens_the_oldest_results_first() -> None:

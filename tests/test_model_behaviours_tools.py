@@ -268,6 +268,31 @@ def test_memory_answer_with_nothing_found_loses_its_citation_markers(corpus: Pat
     assert "grounded" not in flags(record)
 
 
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        (
+            "What is the default request timeout?",
+            "I'm sorry, but I don't have information about the timeout.",
+        ),
+        ("What is the default request timeout?", "Sorry, I can't search right now, but it is 60 seconds."),
+        ("hi, whats the timeout?", "Hi! The timeout is 60 seconds."),
+    ],
+)
+def test_a_refusal_or_greeting_that_answers_is_searched_first(
+    corpus: Path, model: ShapeFake, question: str, reply: str
+) -> None:
+    """llama3.1 on Ollama often replies without calling the tool it was given (ollama#6355),
+    and some of those replies only look like a refusal or like small talk: "I don't have
+    information about …" for a question the docs answer, "Sorry, … but it is 60 seconds",
+    or a greeting that carries a question. They were shown unchecked with no flag (QA round
+    8a W2, W3); the question is searched first, as for any memory answer."""
+    model.script("decide", reply)
+    record = run_turn(question)
+    assert tool_calls(record), "no search ran"
+    assert "thirty seconds" in record["answer"] and "60 seconds" not in record["answer"]
+
+
 @pytest.mark.parametrize("question", ["thanks!", "hello"])
 def test_small_talk_needs_no_search(corpus: Path, model: ShapeFake, question: str) -> None:
     """Small talk is the one reply (besides a decline) that may skip retrieval."""

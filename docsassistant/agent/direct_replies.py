@@ -32,15 +32,37 @@ _DECLINE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 MAX_DECLINE_CHARS = 320
+# A greeting followed by a question is a question: "hi, whats the timeout?", "thanks! and
+# the timeout?" (QA round 8a W3).
+_ASKS = re.compile(
+    r"\b(what'?s?|whats|how|where|which|when|why|who|can|could|does|do|is|are|should|and|also)\b",
+    re.IGNORECASE,
+)
+# A refusal that says what the documentation lacks is a claim about the documentation,
+# to be checked by a search ("I'm sorry, but I don't have information about …", said by
+# llama3.1 instead of calling the tool); one that states a figure answers from memory.
+_CLAIMS_ABSENCE = re.compile(
+    r"\b(don'?t|do\ not|doesn'?t|does\ not|didn'?t)\ (have|contain|include|mention|cover|know)\b"
+    r"|\bno\ (information|details|data|mention|record)\b|\b(couldn'?t|could\ not|can'?t|cannot|unable\ to)\ find\b"
+    r"|\bnot\ (sure|aware)\b",
+    re.IGNORECASE | re.VERBOSE,
+)
 
 
 def is_small_talk(question: str) -> bool:
-    """Greetings, thanks, farewells, "who are you", and bare arithmetic."""
+    """Greetings, thanks, farewells, "who are you", and bare arithmetic; not a greeting
+    with a question after it."""
     text = " ".join(question.split())
-    return bool(_SMALL_TALK.match(text) or _ARITHMETIC.match(text))
+    if _ARITHMETIC.match(text):
+        return True
+    match = _SMALL_TALK.match(text)
+    return bool(match) and not _ASKS.search(text[match.end(1) :])
 
 
 def is_decline(reply: str) -> bool:
-    """A short refusal ("Sorry, I can only help with the documentation …")."""
+    """A short refusal of the request ("Sorry, I can only help with the documentation …"),
+    stating no figure and no claim about what the documentation lacks."""
     text = " ".join(reply.split())
-    return 0 < len(text) <= MAX_DECLINE_CHARS and bool(_DECLINE.match(text))
+    if not 0 < len(text) <= MAX_DECLINE_CHARS or not _DECLINE.match(text):
+        return False
+    return not re.search(r"\d", text) and not _CLAIMS_ABSENCE.search(text)
