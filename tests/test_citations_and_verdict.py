@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docsassistant.agent.citations import check_citations
-from docsassistant.agent.grounding import judge, unbacked_numbers
+from docsassistant.agent.grounding import judge, unbacked_numbers, unchecked_sentences
 from docsassistant.agent.schemas import ClaimCheck
 
 
@@ -188,3 +188,38 @@ def test_a_figure_written_another_way_is_still_backed(answer: str, unbacked: lis
     """Correct answers restate figures: an ordinal word as "2nd", "2k" as 2,000. Flagging
     those as unsupported would teach readers to ignore the flag."""
     assert unbacked_numbers(answer, [STEPS]) == unbacked
+
+
+RETRY_CLAIM = ClaimCheck(claim="The default retry count is 3.", supported=True, sources=[1])
+
+
+@pytest.mark.parametrize(
+    ("answer", "unchecked"),
+    [
+        # QA round 8a W1: the verifier listed only the cited claim.
+        (
+            "The default retry count is 3 [1]. Retries are disabled for POST requests in the admin console.",
+            ["Retries are disabled for POST requests in the admin console."],
+        ),
+        ("Retries are disabled for POST requests by default.\n\nThe default retry count is 3 [1].",
+         ["Retries are disabled for POST requests by default."]),
+        # One citation at the end of a paragraph covers the sentences before it.
+        ("The client retries failed requests. The default retry count is 3 [1].", []),
+        # A sentence a claim covers, sign-offs, short sentences, headings and code are not judged.
+        ("The default retry count is 3 [1]. The default retry count is three.", []),
+        ("The default retry count is 3 [1].\n\nLet me know if you need anything else about retries.", []),
+        ("Yes, it does [1]. It depends.", []),
+        ("## Retries explained in detail here\n\nThe default retry count is 3 [1].", []),
+        ("The default retry count is 3 [1].\n\n```\nclient.retries = 3  # set the retry count here\n```", []),
+        # Each list item is its own paragraph.
+        ("- The default retry count is 3 [1].\n- Every retry waits twice as long as the previous one.",
+         ["- Every retry waits twice as long as the previous one."]),
+    ],
+)  # fmt: skip
+def test_sentences_no_citation_or_claim_covers(answer: str, unchecked: list[str]) -> None:
+    assert unchecked_sentences(answer, [RETRY_CLAIM]) == unchecked
+
+
+def test_an_unchecked_sentence_keeps_an_answer_from_grounded() -> None:
+    verdict = judge([1], [RETRY_CLAIM], [], [], ["Retries are disabled for POST requests."])
+    assert _kinds(verdict) == ["unchecked_sentences"] and verdict.status == "unsupported"

@@ -316,6 +316,31 @@ def test_a_figure_the_follow_up_rewrite_invented_is_not_grounded(docs: Path, mod
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record)
 
 
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "You can also set it per endpoint in the admin console, and POST requests are never retried.",
+        "You can also set it per endpoint in the admin console [7].",  # its only marker is bogus
+    ],
+)
+def test_an_uncited_sentence_the_verifier_skipped_is_not_grounded(
+    docs: Path, model: ShapeFake, rest: str
+) -> None:
+    """Local verifiers return verdicts for only some of an answer's statements (RAGAS
+    faithfulness with Llama 3 / Mixtral: the last statements cut off or none generated,
+    ragas#1150, #859): a sentence from memory after the cited one went unchecked, and the
+    answer was grounded (QA round 8a W1)."""
+    record = _retries_turn(
+        model,
+        f"The client retries failed requests three times [1]. {rest}",
+        claims=[
+            {"claim": "The client retries failed requests three times.", "supported": True, "sources": [1]}
+        ],
+    )
+    assert "unchecked_sentences" in flags(record) and "grounded" not in flags(record)
+    assert record["verification"]["status"] == "unsupported"
+
+
 def test_claim_resting_on_an_uncited_source_is_not_grounded(docs: Path, model: ShapeFake) -> None:
     """The claims' sources must be among the answer's citations."""
     record = _retries_turn(

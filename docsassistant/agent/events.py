@@ -61,6 +61,7 @@ FLAG_KINDS = {
     "verification_unreadable": "The verifier's reply could not be read",
     "unsupported_claims": "Some claims are not supported by the sources",
     "citation_mismatch": "A claim rests on sources the answer does not cite",
+    "unchecked_sentences": "Some sentences cite no source and were not verified",
     "injection_suspected": "A source contains text aimed at the model; it was kept out of the prompt",
     "injection_obeyed": "The answer carries out an order found in a source",
     "partial_evidence": "Answered from partial evidence",

@@ -217,7 +217,7 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
     margins = np.full(len(items), -1.0, dtype=np.float32)
     scores = np.zeros(len(items), dtype=np.float32)
     if candidates:
-        vectors = _embedder().embed_phrases([items[i] for i in candidates])
+        vectors = _embedder().embed_for_query([items[i] for i in candidates])
         margins[candidates] = similarity_margin(vectors)
         scores[candidates] = probabilities(vectors)
     outer = [unquoted(s) for s in items]
@@ -399,5 +399,6 @@ def _embedder() -> Any:
 
 @lru_cache(maxsize=1)
 def _bank_vectors() -> tuple[np.ndarray, np.ndarray]:
-    vectors = _embedder().embed_documents([*PHRASINGS, *DOCUMENTATION])
+    embedder = _embedder()  # on the query session (embed_documents gives the same vectors)
+    vectors = np.stack([embedder.embed_query(text) for text in (*PHRASINGS, *DOCUMENTATION)])
     return vectors[: len(PHRASINGS)], vectors[len(PHRASINGS) :]

@@ -28,6 +28,7 @@ FLAG_STYLE: dict[str, tuple[str, str, str]] = {
     "injection_obeyed": ("Obeyed injected text", "red", ":material/dangerous:"),
     "unsupported_claims": ("Unsupported claims", "red", ":material/error:"),
     "citation_mismatch": ("Claims rest on uncited sources", "red", ":material/error:"),
+    "unchecked_sentences": ("Unchecked sentences", "red", ":material/error:"),
     "uncited": ("Uncited", "red", ":material/link_off:"),
     "empty_answer": ("Empty answer", "red", ":material/block:"),
     "not_from_documentation": ("Not from the documentation", "orange", ":material/help:"),

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_numbers
+from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_numbers, unchecked_sentences
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.safety import redact_injection
@@ -53,7 +53,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # invents "60 seconds" would otherwise vouch for an answer repeating it (QA round 8a W4).
     users_words = " ".join(str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage))
     users_words = f"{users_words} {state.get('question') or ''}"
-    verdict = judge(cited, claims, obeyed, unbacked_numbers(answer, cited_sources, users_words))
+    unbacked = unbacked_numbers(answer, cited_sources, users_words)
+    verdict = judge(cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []))
     verification = {
         "status": verdict.status,
         "claims": [c.model_dump() for c in claims or []],
