@@ -20,6 +20,14 @@ def check_database(settings: Settings) -> dict[str, Any]:
     except DatabaseUnavailable as exc:
         return {"ok": False, "detail": str(exc), "where": where}
     except Exception as exc:  # a health line must never crash the page
+        from docsassistant.agent.faults import is_database_fault
+
+        if is_database_fault(exc):  # stopped after this process first reached it (QA round 8b)
+            start = "check that server and the URL" if settings.database_url else "run `docsassistant db up`"
+            detail = (
+                f"Cannot reach the {where} ({type(exc).__name__}): {start}; the page reconnects by itself."
+            )
+            return {"ok": False, "detail": detail, "where": where}
         return {"ok": False, "detail": f"{type(exc).__name__}: {exc}", "where": where}
     return {"ok": True, "detail": f"connected ({where})", "where": where}
 

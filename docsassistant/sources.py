@@ -17,9 +17,12 @@ _COMPONENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")
 def validate_component(component: str) -> str:
     """The component name, lower-cased; ValueError when it is not usable."""
     name = component.strip().lower()
-    if not name or len(name) > 64 or not set(name) <= _COMPONENT_CHARS:
+    # Not starting with a dot: a component names a folder of stored uploads, and `..` (or
+    # `.`) put them in the data folder itself, beside the database (QA round 8b).
+    if not name or len(name) > 64 or not set(name) <= _COMPONENT_CHARS or name.startswith("."):
         raise ValueError(
-            f"Invalid component name {component!r}: use 1-64 characters from a-z, 0-9, '-', '_', '.'."
+            f"Invalid component name {component!r}: use 1-64 characters from a-z, 0-9, '-', '_', '.', "
+            "not starting with '.'."
         )
     return name
 

@@ -113,8 +113,9 @@ def test_progress_callback_reports_every_file(clean_db, tmp_path: Path) -> None:
 def test_invalid_component_name_is_refused(clean_db, tmp_path: Path) -> None:
     import pytest
 
-    with pytest.raises(ValueError, match="Invalid component name"):
-        index_paths([tmp_path], "../etc", base=tmp_path)
+    for name in ("../etc", "..", ".", ".hidden"):  # `..` stored uploads beside the database
+        with pytest.raises(ValueError, match="Invalid component name"):
+            index_paths([tmp_path], name, base=tmp_path)
 
 
 def test_force_reindexes_unchanged_files(clean_db, tmp_path: Path) -> None:

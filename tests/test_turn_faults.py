@@ -242,3 +242,32 @@ def load_turns_of_question(question: str) -> list[Any]:
 
     threads = [c["thread_id"] for c in list_conversations() if c["title"] == question]
     return [t for thread in threads for t in load_turns(thread)]
+
+
+def test_health_line_says_what_to_start_when_the_database_stops(clean_db, database_back: None) -> None:
+    """The engine probes the server once per process; once the database stopped after that,
+    the chat and upload pages showed "OperationalError: … sqlalche.me/e/…" (QA round 8b)."""
+    from docsassistant.health import check_database
+
+    settings = get_settings()
+    assert check_database(settings)["ok"]
+    halt_embedded(settings)
+    down = check_database(settings)
+    assert not down["ok"] and "docsassistant db up" in down["detail"] and "sqlalche.me" not in down["detail"]
+    start_embedded(settings)
+    assert check_database(settings)["ok"]  # reconnects by itself
+
+
+def test_the_chat_page_survives_the_database_stopping_mid_turn(
+    corpus: Path, hooked: HookedFake, database_back: None
+) -> None:
+    """The turn ended with the right message, then the sidebar's share list (read after
+    the turn) raised and the page showed a traceback under it (QA round 8b)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).parent.parent / "app.py"), default_timeout=90).run()
+    hooked.hooks[2] = lambda: halt_embedded(get_settings())  # while the model grades the hits
+    at.chat_input[0].set_value(QUESTIONS["retries.md"][0]).run()
+    assert not at.exception, at.exception
+    page = "\n".join(str(e.value) for kind in ("markdown", "caption", "error") for e in getattr(at, kind))
+    assert "database connection was lost" in page and "docsassistant db up" in page

@@ -33,6 +33,11 @@ def share_thread(thread_id: str) -> None:
         st.session_state["new_share"] = create_share(thread_id)
     except ValueError as exc:
         st.session_state[NOTICE_KEY] = ("warning", str(exc))
+    except Exception as exc:  # e.g. the database stopped: a callback's traceback would replace the page
+        from docsassistant.agent.faults import database_fault_message
+
+        message = database_fault_message(exc, "share again") or f"The link could not be created: {exc}"
+        st.session_state[NOTICE_KEY] = ("error", message)
 
 
 def revoke(token: str) -> None:
@@ -158,7 +163,13 @@ def sidebar_share(thread_id: str) -> None:
             args=(thread_id,),
             help="Create a read-only link to the conversation as it is now.",
         )
-        links = list_shares(thread_id)
+        try:
+            links = list_shares(thread_id)
+        except Exception as exc:  # the database went away mid-page: say so, as the list above does
+            st.caption(
+                f"Unavailable: {type(exc).__name__}. `docsassistant db up` starts the embedded database."
+            )
+            return
         active = [link for link in links if link["revoked_at"] is None]
         for link in active:
             fresh = link["token"] == st.session_state.get("new_share")
