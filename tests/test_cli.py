@@ -149,6 +149,30 @@ def test_db_status_of_a_stopped_server_does_not_start_it(engine) -> None:
         start_embedded(settings)
 
 
+def test_db_status_after_a_crash_does_not_start_the_server(engine) -> None:
+    """A crashed server leaves its postmaster.pid: `db status` took the file for a running
+    server, connected, which started a new one, and said "is up" (QA round 8b)."""
+    import subprocess
+
+    from docsassistant.config import get_settings
+    from docsassistant.db import halt_embedded, start_embedded
+
+    settings = get_settings()
+    halt_embedded(settings)
+    child = subprocess.Popen(["true"])
+    child.wait()  # reaped: its pid names no process now
+    dead_pid = child.pid
+    stale = settings.pg_dir / "postmaster.pid"
+    try:
+        stale.write_text(f"{dead_pid}\n{settings.pg_dir}\n", encoding="utf-8")
+        result = runner.invoke(app, ["db", "status"])
+        assert result.exit_code == 1, result.output
+        assert "is not running" in result.output
+    finally:
+        stale.unlink(missing_ok=True)
+        start_embedded(settings)
+
+
 @pytest.mark.parametrize(
     ("url", "said"), [("mysql://root:secret@127.0.0.1/x", "a mysql:// URL"), ("garbage", "no scheme")]
 )

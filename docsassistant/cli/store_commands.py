@@ -32,11 +32,11 @@ def db_status() -> None:
     """Show which database is used and whether it answers."""
     import sqlalchemy as sa
 
-    from docsassistant.db import get_engine
+    from docsassistant.db import embedded_running, get_engine
 
     settings = get_settings()
     where = "DATABASE_URL" if settings.database_url else f"embedded, {settings.pg_dir}"
-    if not settings.database_url and not (settings.pg_dir / "postmaster.pid").exists():
+    if not settings.database_url and not embedded_running(settings):
         # Connecting would start it: a status check must not change the status.
         console.print(
             f"The embedded PostgreSQL is not running ({settings.pg_dir}). Commands start it when "
