@@ -102,3 +102,27 @@ def test_a_turn_for_an_unknown_component_writes_nothing(clean_db, cooperative_ol
     with pytest.raises(SearchError, match="Unknown component 'nope'"):
         run_turn("What is cache_ttl?", component="Nope")
     assert len(cooperative_ollama.requests) == before and list_conversations() == []
+
+
+def test_a_hung_ollama_is_not_reported_as_not_running(clean_db, monkeypatch) -> None:
+    """An Ollama that takes the connection but does not answer (a model loading, a stuck
+    runner: ollama#8348, #7609) was reported "not reachable … Start it with `ollama serve`", though
+    it runs (QA round 8b). A socket that accepts and never replies stands in for it."""
+    import socket
+
+    from docsassistant.config import get_settings
+
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(4)
+    monkeypatch.setenv("OLLAMA_HOST", f"http://127.0.0.1:{hung.getsockname()[1]}")
+    get_settings.cache_clear()
+    try:
+        result = runner.invoke(app, ["ask", "anything"])
+    finally:
+        get_settings.cache_clear()
+        hung.close()
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1
+    assert "is running but did not answer within 3 s" in said, said
+    assert "Start it with" not in said
