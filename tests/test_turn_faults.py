@@ -74,7 +74,8 @@ def test_database_stopped_mid_turn_keeps_the_question_and_the_next_turn_works(
 
     start_embedded(get_settings())
     (kept,) = load_turns(record.thread_id)
-    assert kept.question == question and kept.status == "running"  # saved when it started
+    assert kept.question == question  # saved when it started; no turn holds the thread now:
+    assert kept.status == "failed" and "interrupted" in kept.stop_reason
     follow_up = run_turn(QUESTIONS["timeouts.md"][0], record.thread_id)  # the first turn after the restart
     assert follow_up.status == "completed" and QUESTIONS["timeouts.md"][1] in follow_up.answer
     first, second = load_turns(record.thread_id)

@@ -103,6 +103,25 @@ def test_the_question_is_saved_when_the_turn_starts_and_completed_at_its_end(
     assert load_turns(record.thread_id) == [record]
 
 
+def test_a_turn_whose_process_died_reads_as_interrupted(clean_db, engine: sa.Engine) -> None:
+    """A turn left `running` by a killed app read "still being answered. Reload the page"
+    after restarts and reloads, until someone asked again in the thread (QA round 8b). While
+    a turn really runs (it holds the thread's lock), it reads as running."""
+    from docsassistant.agent.turn_lock import thread_turn_lock
+    from docsassistant.agent.turn_store import start_turn
+    from docsassistant.db import libpq_uri
+
+    thread_id = uuid.uuid4().hex
+    with thread_turn_lock(libpq_uri(get_settings()), thread_id):
+        touch_conversation(thread_id, "What is the cache size?")
+        start_turn(thread_id, "What is the cache size?", None)
+        (running,) = load_turns(thread_id)
+        assert running.status == "running"  # its turn holds the lock
+    (left,) = load_turns(thread_id)  # the lock is gone with its session, as when a process dies
+    assert left.status == "failed" and "interrupted" in left.stop_reason
+    assert left.question == "What is the cache size?"
+
+
 def test_checkpoints_keep_only_what_the_graph_resumes_from(
     corpus: Path, cooperative_ollama: FakeOllama, engine: sa.Engine
 ) -> None:

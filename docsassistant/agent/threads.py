@@ -12,14 +12,18 @@ from langchain_core.messages import AIMessage, HumanMessage
 from docsassistant.agent.budget import stopped_answer
 from docsassistant.agent.checkpointing import config_for, get_checkpointer, get_graph
 from docsassistant.agent.records import TurnRecord
-from docsassistant.agent.turn_store import copy_records, load_records
+from docsassistant.agent.turn_store import close_if_idle, copy_records, load_records
 from docsassistant.config import Settings, get_settings
 from docsassistant.conversations import get_conversation, touch_conversation
 
 
 def load_turns(thread_id: str, *, settings: Settings | None = None) -> list[TurnRecord]:
-    """The thread's turns, from the `turn_records` table (nothing is re-run)."""
-    return load_records(thread_id, settings=settings) or adopt_legacy_turns(thread_id, settings=settings)
+    """The thread's turns, from the `turn_records` table (nothing is re-run); a turn left
+    `running` by a process that died is closed as interrupted first."""
+    records = load_records(thread_id, settings=settings)
+    if any(r.status == "running" for r in records) and close_if_idle(thread_id, settings=settings):
+        records = load_records(thread_id, settings=settings)
+    return records or adopt_legacy_turns(thread_id, settings=settings)
 
 
 def adopt_legacy_turns(thread_id: str, *, settings: Settings | None = None) -> list[TurnRecord]:
