@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from docsassistant.agent.citations import check_citations
-from docsassistant.agent.grounding import judge, unbacked_numbers, unchecked_sentences
+from docsassistant.agent.coverage import unchecked_sentences
+from docsassistant.agent.grounding import judge, unbacked_numbers
 from docsassistant.agent.schemas import ClaimCheck
 
 

@@ -5,7 +5,7 @@ Pure functions (no model call), so every row of the flag table is tested directl
 least one valid citation, at least one verified claim, every claim supported, every claim's
 sources among the answer's citations, and (checked in code, not by the verifier) every
 number the answer states found in a source it cites (`unbacked_numbers`) and every sentence
-covered by a citation or a claim (`unchecked_sentences`).
+covered by a citation or a claim (`coverage.unchecked_sentences`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def judge(
     `claims` is None when the verifier's reply could not be read; `obeyed` lists orders
     from sources that the answer carried out (see `obeyed_orders`); `unbacked`, numbers the
     answer states that no cited source holds (see `unbacked_numbers`); `unchecked`, the
-    answer's sentences that no citation and no claim covers (see `unchecked_sentences`)."""
+    answer's sentences that no citation and no claim covers (see `coverage.py`)."""
     flags: list[tuple[str, str]] = []
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
@@ -92,7 +92,7 @@ _NUMBER = re.compile(r"(?<![\w.\[])(\d+(?:[.,]\d+)*)(?![\d\]])")
 # The same with thousands grouped by a space, as SI style writes them: "10 000" (also a
 # no-break or thin space).
 _GROUPED = re.compile(r"(?<![\w.\[])(\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+)(?![\d\]])")
-_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+CODE_SPANS = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 _LIST_ORDINAL = re.compile(r"^\s*\d+[.)]\s", re.M)
 _NUMBER_WORDS = {
     word: str(value)
@@ -166,7 +166,7 @@ def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question:
     list numbering are left out; a source's number and ordinal words count ("thirty seconds"
     backs 30, "the second step" backs "2nd"), and so does a scale ("10k" is 10,000). Numbers
     are returned without thousands separators."""
-    prose = _LIST_ORDINAL.sub(" ", _CODE.sub(" ", answer))
+    prose = _LIST_ORDINAL.sub(" ", CODE_SPANS.sub(" ", answer))
     stated = _stated(prose)
     backed = _numbers(question)
     for source in cited_sources:
@@ -180,117 +180,9 @@ def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question:
     return out
 
 
-_MARKER = re.compile(r"\[\d+\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(*_])")
-_WORD = re.compile(r"[a-z][a-z0-9_-]{2,}")
-# Sentences that state nothing to check: sign-offs and pointers back to the sources.
-_COURTESY = re.compile(
-    r"^\W*(let me know|i hope|hope this|feel free|if you (have|need|want)|see \[|for (more|further) "
-    r"(details|information)|here (is|are)|in (summary|short)|to summari[sz]e)\b",
-    re.I,
-)
-_STOPWORDS = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "are",
-        "but",
-        "not",
-        "you",
-        "your",
-        "with",
-        "this",
-        "that",
-        "from",
-        "can",
-        "has",
-        "have",
-        "was",
-        "were",
-        "will",
-        "which",
-        "when",
-        "what",
-        "where",
-        "how",
-        "its",
-        "also",
-        "any",
-        "all",
-        "one",
-        "use",
-        "used",
-        "using",
-        "into",
-        "than",
-        "then",
-        "there",
-        "these",
-        "those",
-        "they",
-        "them",
-        "their",
-        "been",
-        "being",
-        "may",
-        "might",
-        "must",
-        "should",
-        "would",
-        "could",
-        "does",
-        "did",
-        "done",
-        "such",
-        "only",
-        "more",
-        "most",
-        "other",
-        "some",
-        "each",
-        "per",
-        "via",
-        "about",
-        "over",
-        "under",
-    ]
-)
-MIN_CHECKED_WORDS = 5  # shorter sentences ("Yes.", "It depends on the index.") are not judged
-
-
-def _content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
-
-
-def unchecked_sentences(answer: str, claims: list[ClaimCheck]) -> list[str]:
-    """Sentences of the answer's prose that no citation and no verifier claim covers.
-
-    A sentence is covered by a citation in it or by one later in its paragraph (models
-    often cite once at the end of a paragraph); the sentences after a paragraph's last
-    citation, and every sentence of a paragraph without one, are covered only when a
-    claim of the verifier shares most of their content words. Code, headings, short
-    sentences and sign-offs are left out."""
-    claim_words = [_content_words(c.claim) for c in claims]
-    out: list[str] = []
-    for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)", _CODE.sub(" ", answer)):
-        if paragraph.lstrip().startswith("#"):
-            continue
-        sentences = [s.strip() for s in _SENTENCE_END.split(" ".join(paragraph.split())) if s.strip()]
-        last_cited = max((i for i, s in enumerate(sentences) if _MARKER.search(s)), default=-1)
-        for sentence in sentences[last_cited + 1 :]:
-            words = _content_words(sentence)
-            if len(sentence.split()) < MIN_CHECKED_WORDS or _COURTESY.match(sentence) or not words:
-                continue
-            if any(len(words & cw) >= 0.5 * len(words) for cw in claim_words):
-                continue
-            out.append(sentence)
-    return out
-
-
 def states_a_figure_of(answer: str, sources: list[dict[str, Any]]) -> bool:
     """The answer's prose states at least one number that one of `sources` holds."""
-    said = _numbers(_LIST_ORDINAL.sub(" ", _CODE.sub(" ", answer)))
+    said = _numbers(_LIST_ORDINAL.sub(" ", CODE_SPANS.sub(" ", answer)))
     return any(said & _numbers(source.get("content") or "") for source in sources)
 
 

@@ -9,8 +9,9 @@ from langgraph.runtime import Runtime
 
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
+from docsassistant.agent.coverage import unchecked_sentences
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_numbers, unchecked_sentences
+from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_numbers
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.safety import redact_injection
