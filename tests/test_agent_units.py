@@ -703,3 +703,20 @@ def test_thinking_is_cut_and_a_quoted_tag_is_not(content: str, kept: str | None)
     from docsassistant.agent.calls import without_thinking
 
     assert without_thinking(content) == (content if kept is None else kept)
+
+
+@pytest.mark.parametrize(
+    ("content", "kept"),
+    [
+        ('Let me check: {"name": "search_docs", "parameters": {"query": "x"}}\nThree times [1].',
+         "Let me check:\nThree times [1]."),
+        # A call the documentation shows (another tool's name, or inside a fence) is content.
+        ('Spring AI sends {"name": "get_weather", "parameters": {}} [1].', None),
+        ('Call it so:\n```json\n{"name": "search_docs", "parameters": {"query": "x"}}\n```\nDone [1].', None),
+        ("No call here [1].", None),
+    ],
+)  # fmt: skip
+def test_tool_calls_written_into_an_answer_are_cut(content: str, kept: str | None) -> None:
+    from docsassistant.agent.text_tool_calls import without_tool_calls
+
+    assert without_tool_calls(content, {"search_docs", "count_chunks"}) == (content if kept is None else kept)

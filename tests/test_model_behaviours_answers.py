@@ -249,6 +249,24 @@ def test_tool_call_text_while_answering_is_never_the_answer(docs: Path, model: S
     assert "empty_answer" in flags(again) and not again["citations"]
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        '{"name": "search_docs", "parameters": {"query": "retry count"}}',
+        '<|python_tag|>{"name": "search_docs", "parameters": {"query": "retry count"}}',
+        '<tool_call>{"name": "search_docs", "arguments": {"query": "retry count"}}</tool_call>',
+    ],
+)
+def test_a_tool_call_written_into_the_answer_is_removed(docs: Path, model: ShapeFake, call: str) -> None:
+    """The same call-as-text, followed by the real answer in one reply (ollama #13519, the
+    model narrating "Let me check: {…}" before it answers; QA round 8a scenario 60): the raw
+    JSON was shown inside a grounded answer. The call is removed; the answer stays."""
+    record = _retries_turn(model, f"Let me check: {call}\nIt retries failed requests three times [1].")
+    assert "search_docs" not in record["answer"] and "{" not in record["answer"]
+    assert record["answer"].endswith("It retries failed requests three times [1].")
+    assert "grounded" in flags(record) and len(model.of_kind("generate")) == 1
+
+
 # -- honest flags -----------------------------------------------------------------------------------
 
 

@@ -195,3 +195,20 @@ def is_bare_tool_call(content: str, tool_names: set[str]) -> bool:
         last = end
     kept.append(text[last:])
     return len(re.findall(r"[^\W\d_]{2,}", " ".join(kept))) <= 2
+
+
+def without_tool_calls(content: str, tool_names: set[str]) -> str:
+    """`content` without the JSON calls of `tool_names` written into its prose (and their
+    `<|python_tag|>` / `<tool_call>` wrappers): "Let me check: {"name": "search_docs", …}
+    The client retries … [1]." keeps only its answer. Code fences are left as they are."""
+    if not parse_text_tool_calls(content, tool_names).calls:
+        return content
+    parts = re.split(r"(```.*?```)", content, flags=re.DOTALL)
+    for i in range(0, len(parts), 2):  # the text outside fences
+        text = re.sub(r"</?tool_call>", " ", _without_markers(parts[i]))
+        for value, start, end in sorted(_json_spans(text), key=lambda s: -s[1]):
+            shape = _call_shape(value)
+            if shape and shape[0] in tool_names:
+                text = text[:start] + text[end:]
+        parts[i] = text
+    return re.sub(r"[ \t]+\n|\n{3,}", "\n", "".join(parts)).strip()

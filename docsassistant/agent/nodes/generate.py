@@ -16,7 +16,7 @@ from docsassistant.agent.llm import NUM_PREDICT
 from docsassistant.agent.nodes.common import chunks_by_ids, source_record, traced
 from docsassistant.agent.prompts import GENERATE_SYSTEM, format_documents, generate_system, with_evidence
 from docsassistant.agent.state import AgentState
-from docsassistant.agent.text_tool_calls import is_bare_tool_call
+from docsassistant.agent.text_tool_calls import is_bare_tool_call, without_tool_calls
 from docsassistant.agent.tools import TOOLS_BY_NAME
 
 CUT_SHORT = f"The answer was cut off at the model's output limit ({NUM_PREDICT} tokens): its end is missing."
@@ -105,4 +105,9 @@ def _read_reply(
         trace.append(event("error", node="generate", message=message))
     if as_text:  # call-shaped text is never shown as an answer (ollama #6127, #13519)
         return "", [], [], True
-    return (*check_citations(content, len(paths), paths), bool(reply.tool_calls))
+    answer = without_tool_calls(content, set(TOOLS_BY_NAME))  # a call written into the prose
+    if answer != content:
+        trace.append(
+            event("error", node="generate", message="A tool call written into the answer was removed.")
+        )
+    return (*check_citations(answer, len(paths), paths), bool(reply.tool_calls))
