@@ -70,17 +70,24 @@ def delete_conversation(thread_id: str, *, settings: Settings | None = None) -> 
     """Delete a conversation: its turn records, checkpoints and list entry. Share links
     keep working: they hold copies. Waits briefly for a running turn (`ThreadBusy`)."""
     from docsassistant.agent.checkpointing import get_checkpointer  # the agent is heavy: import on use
-    from docsassistant.agent.turn_lock import thread_turn_lock
+    from docsassistant.agent.turn_lock import ThreadBusy, thread_turn_lock
     from docsassistant.db import libpq_uri
 
     settings = settings or get_settings()
     engine = open_store(settings, check=False)
-    with thread_turn_lock(libpq_uri(settings), thread_id):
-        with engine.begin() as conn:  # turn_records go with it (ON DELETE CASCADE)
-            found = conn.execute(sa.text("DELETE FROM conversations WHERE thread_id = :t"), {"t": thread_id})
-        checkpoints = get_checkpointer(settings)
-        had_checkpoint = checkpoints.get_tuple({"configurable": {"thread_id": thread_id}}) is not None
-        checkpoints.delete_thread(thread_id)
+    try:
+        with thread_turn_lock(libpq_uri(settings), thread_id):
+            with engine.begin() as conn:  # turn_records go with it (ON DELETE CASCADE)
+                found = conn.execute(
+                    sa.text("DELETE FROM conversations WHERE thread_id = :t"), {"t": thread_id}
+                )
+            checkpoints = get_checkpointer(settings)
+            had_checkpoint = checkpoints.get_tuple({"configurable": {"thread_id": thread_id}}) is not None
+            checkpoints.delete_thread(thread_id)
+    except ThreadBusy:  # its own words tell the asker to ask again; here nobody asked (QA 8b)
+        raise ThreadBusy(
+            "A question is still being answered in this conversation: delete it once the answer is in."
+        ) from None
     if not found.rowcount and not had_checkpoint:
         raise ConversationNotFound(
             f"No conversation has the id {thread_id!r}; `docsassistant conversations list` shows them."

@@ -154,3 +154,17 @@ def test_checkpointer_setup_in_parallel_never_fails(clean_db) -> None:
     assert errors == []
     with clean_db.connect() as conn:
         assert conn.execute(sa.text("SELECT to_regclass('checkpoint_writes')")).scalar()
+
+
+def test_deleting_a_conversation_whose_turn_runs_says_why_it_waits(clean_db) -> None:
+    """The refusal quoted the turn lock's words, "… then ask again", to someone who had
+    asked nothing (QA round 8b)."""
+    from docsassistant.conversations import delete_conversation, get_conversation, touch_conversation
+    from docsassistant.db import libpq_uri
+
+    thread_id = uuid.uuid4().hex
+    touch_conversation(thread_id, "What is the cache size?")
+    running = thread_turn_lock(libpq_uri(get_settings()), thread_id)  # a turn holds the thread
+    with running, pytest.raises(ThreadBusy, match="delete it once the answer is in"):
+        delete_conversation(thread_id)
+    assert get_conversation(thread_id)  # kept
