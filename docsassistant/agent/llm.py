@@ -72,9 +72,12 @@ def check_ollama(settings: Settings, timeout_s: float = 3.0) -> None:
         response.raise_for_status()
     except (httpx.ReadTimeout, httpx.HTTPStatusError) as exc:
         # It is running (it took the connection) but hung or failing: "start it" would mislead.
-        said = f"did not answer within {timeout_s:g} s" if isinstance(exc, httpx.ReadTimeout) else str(exc)
+        if isinstance(exc, httpx.HTTPStatusError):
+            said = f"answered HTTP {exc.response.status_code}"
+        else:
+            said = f"did not answer within {timeout_s:g} s"
         raise ModelUnavailable(
-            f"Ollama at {host} is running but {said.split(' for url')[0]}. It may be busy loading a "
+            f"Ollama at {host} is running but {said}. It may be busy loading a "
             "model or stuck: wait a moment and ask again, or check its log and restart `ollama serve`."
         ) from exc
     except httpx.HTTPError as exc:

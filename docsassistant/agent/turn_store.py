@@ -54,20 +54,16 @@ def close_if_idle(thread_id: str, *, settings: Settings | None = None) -> bool:
     """Close the thread's `running` turns when no turn holds the thread's lock: their process
     died or lost the database. Without this a reopened thread said "still being answered"
     until someone asked a new question in it (QA round 8b). False while a turn runs."""
-    import psycopg
-
-    from docsassistant.agent.turn_lock import LOCK_SEED
+    from docsassistant.agent.turn_lock import ThreadBusy, thread_turn_lock
     from docsassistant.db import libpq_uri
 
     settings = settings or get_settings()
-    with psycopg.connect(libpq_uri(settings), autocommit=True) as lock_conn:  # closing releases it
-        row = lock_conn.execute(
-            "SELECT pg_try_advisory_lock(hashtextextended(%s, %s))", (thread_id, LOCK_SEED)
-        ).fetchone()
-        if not (row and row[0]):
-            return False
-        with open_store(settings, check=False).begin() as conn:
+    try:
+        idle = thread_turn_lock(libpq_uri(settings), thread_id, wait_s=0)  # never waits for a turn
+        with idle, open_store(settings, check=False).begin() as conn:
             close_interrupted(conn, thread_id)
+    except ThreadBusy:
+        return False
     return True
 
 
