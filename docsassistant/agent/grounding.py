@@ -1,11 +1,12 @@
 """The verdict on an answer: which flags it earns from its citations and verification.
 
 Pure functions (no model call), so every row of the flag table is tested directly.
-`grounded` is the only good verdict and needs all six conditions of docs/flags.md: at
+`grounded` is the only good verdict and needs all seven conditions of docs/flags.md: at
 least one valid citation, at least one verified claim, every claim supported, every claim's
 sources among the answer's citations, and (checked in code, not by the verifier) every
-number the answer states found in a source it cites (`unbacked_numbers`) and every sentence
-covered by a citation or a claim (`coverage.unchecked_sentences`).
+number the answer states found in a source it cites (`unbacked_numbers`), every sentence
+covered by a citation or a claim (`coverage.unchecked_sentences`) and no statement the
+opposite of its source (`reversals.reversed_statements`).
 """
 
 from __future__ import annotations
@@ -31,13 +32,15 @@ def judge(
     obeyed: list[str],
     unbacked: list[str] | None = None,
     unchecked: list[str] | None = None,
+    reversals: list[str] | None = None,
 ) -> Verdict:
     """Flags for an answer citing `cited` whose verifier returned `claims`.
 
     `claims` is None when the verifier's reply could not be read; `obeyed` lists orders
     from sources that the answer carried out (see `obeyed_orders`); `unbacked`, numbers the
     answer states that no cited source holds (see `unbacked_numbers`); `unchecked`, the
-    answer's sentences that no citation and no claim covers (see `coverage.py`)."""
+    answer's sentences that no citation and no claim covers (see `coverage.py`);
+    `reversals`, its statements that a cited source says the opposite of (`reversals.py`)."""
     flags: list[tuple[str, str]] = []
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
@@ -60,6 +63,16 @@ def judge(
             ("unsupported_claims", f"The answer states {shown}, which none of its cited sources contains.")
         )
         unsupported = list(unbacked)
+    if reversals and not unsupported:
+        # A flipped word ("enabled" for "disabled") keeps a sentence looking like its
+        # source, and a verifier of the writer's kind passes it.
+        flags.append(
+            (
+                "unsupported_claims",
+                f"The answer says the opposite of its cited source: {reversals[0]!r}.",
+            )
+        )
+        unsupported = list(reversals)
     if unchecked and not unsupported:
         # A verifier that lists only the cited claim leaves the rest of the answer unchecked.
         flags.append(

@@ -14,6 +14,7 @@ from docsassistant.agent.events import event, flag
 from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_numbers
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
+from docsassistant.agent.reversals import affirms, is_yes_no, reversed_statements
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
@@ -52,10 +53,22 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     cited_sources = [s for s in sources if s.get("n") in cited]
     # The user's own words back a figure, never the model's rewrite of them: a rewrite that
     # invents "60 seconds" would otherwise vouch for an answer repeating it (QA round 8a W4).
-    users_words = " ".join(str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage))
-    users_words = f"{users_words} {state.get('question') or ''}"
-    unbacked = unbacked_numbers(answer, cited_sources, users_words)
-    verdict = judge(cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []))
+    question = state.get("question") or ""
+    asked = [str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage)]
+    confirming = affirms(answer) and is_yes_no(question)
+    if confirming:
+        # "Is the timeout 5 seconds?" answered "Yes, it is 5 seconds" (or just "Yes"): the
+        # user's figure is what is being checked, so it cannot back itself (QA round 8a, 56).
+        asked = [text for text in asked if text.strip() != question.strip()]
+    else:
+        asked.append(question)
+    unbacked = unbacked_numbers(answer, cited_sources, " ".join(asked))
+    if confirming:
+        unbacked += [n for n in unbacked_numbers(question, cited_sources) if n not in unbacked]
+    contents = [s.get("content") or "" for s in cited_sources]
+    # The standalone form, so "And is it on by default?" is compared as the full question.
+    reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
+    verdict = judge(cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []), reversals)
     verification = {
         "status": verdict.status,
         "claims": [c.model_dump() for c in claims or []],

@@ -1,0 +1,140 @@
+"""Sentences of an answer that say the opposite of their source: condition 7 of `grounded`.
+
+A verifier of the same kind as the writer tends to pass an answer that repeats its source
+with one word flipped ("enabled" for "disabled", a dropped "not"), and a model asked "Is X
+enabled by default?" tends to say yes. Both keep nearly every word of the source sentence,
+which is what this check looks for: an answer sentence whose content words are mostly in
+one sentence of a cited source, with an odd number of flips between them (a negation on
+one side only, or the two words of an opposite pair). Pure functions, tested directly; no
+model call, so it cannot be talked out of its verdict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docsassistant.agent.grounding import CODE_SPANS
+
+_NEGATIONS = frozenset("not no never none nor neither cannot without".split())  # noqa: SIM905
+# Opposite pairs documentation states settings and behaviour with. A sentence holding both
+# words of a pair ("not enabled, it is disabled") says nothing clear about it: the pair is skipped.
+_PAIRS = (
+    "enabled/disabled enable/disable enables/disables true/false required/optional "
+    "mandatory/optional supported/unsupported allowed/disallowed allowed/forbidden "
+    "automatically/manually synchronous/asynchronous synchronously/asynchronously "
+    "sync/async blocking/non-blocking inclusive/exclusive increase/decrease "
+    "increases/decreases higher/lower larger/smaller faster/slower more/less "
+    "before/after ascending/descending minimum/maximum included/excluded "
+    "persistent/ephemeral deprecated/recommended"
+)
+_OPPOSITES = [tuple(pair.split("/")) for pair in _PAIRS.split(" ")]
+_POLAR = _NEGATIONS | {word for pair in _OPPOSITES for word in pair}
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
+_FILLER = frozenset(
+    "the a an and or but for are is was were be been being this that these those its it "  # noqa: SIM905
+    "of to in on at by as with from into can could should would will may might must does "
+    "do did has have had you your they them their there which when what how also so then "
+    "yes".split()
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s\|\s")
+_MARKER = re.compile(r"\[\d+\]")
+# "Yes, …" / "No, …" answer the question; they are not part of the statement after them.
+_ANSWER_WORD = re.compile(r"^\W*(yes|yeah|yep|no|nope|correct|right|indeed|exactly)\b[\s,.;:!—–-]*", re.I)
+_AFFIRMS = re.compile(r"^\W*(yes|yeah|yep|correct|that'?s (right|correct)|right|indeed|exactly)\b", re.I)
+_DENIES = re.compile(r"^\W*(no|nope|not quite|that'?s (not|incorrect|wrong)|incorrect)\b", re.I)
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must)\b", re.I
+)
+MIN_SHARED = 3  # content words two sentences must share to be about the same thing
+MIN_SHARE = 0.7  # ... and the share of the shorter one's content words they cover
+
+
+def _tokens(text: str) -> list[str]:
+    text = re.sub(r"n['’]t\b", " not", text.lower())  # "doesn't" → "does not"
+    return _WORD.findall(text)
+
+
+def _stem(word: str) -> str:
+    return word[:6]  # "requires" / "required", "indexes" / "index": crude, but both sides alike
+
+
+def _profile(text: str) -> tuple[frozenset[str], int, dict[int, int]]:
+    """Content stems, the negation count and, per opposite pair, which side (1 or 2) is used."""
+    words = _tokens(text)
+    content = frozenset(_stem(w) for w in words if w not in _FILLER and w not in _POLAR)
+    negations = sum(w in _NEGATIONS for w in words)
+    sides: dict[int, int] = {}
+    for i, (first, second) in enumerate(_OPPOSITES):
+        has = (first in words, second in words)
+        if has == (True, False):
+            sides[i] = 1
+        elif has == (False, True):
+            sides[i] = 2
+        elif has == (True, True):
+            sides[i] = 0  # both: unclear
+    return content, negations, sides
+
+
+def _flips(
+    a: tuple[frozenset[str], int, dict[int, int]], b: tuple[frozenset[str], int, dict[int, int]]
+) -> int:
+    flips = (a[1] - b[1]) % 2
+    for pair, side in a[2].items():
+        other = b[2].get(pair)
+        if side and other and side != other:
+            flips += 1
+    return flips
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(CODE_SPANS.sub(" ", text)) if s.strip()]
+
+
+def _reversed(statement: str, source_sentences: list[tuple[frozenset[str], int, dict[int, int]]]) -> bool:
+    """True when the source sentence closest to `statement` says its opposite (all of them,
+    on a tie). Closest is by Jaccard overlap of content words, so a long sentence that
+    happens to share three words does not outvote the one restating it."""
+    mine = _profile(statement)
+    if len(mine[0]) < MIN_SHARED:
+        return False
+    about = [
+        s
+        for s in source_sentences
+        if len(mine[0] & s[0]) >= max(MIN_SHARED, MIN_SHARE * min(len(mine[0]), len(s[0])))
+    ]
+    if not about:
+        return False
+    overlap = [len(mine[0] & s[0]) / len(mine[0] | s[0]) for s in about]
+    closest = [s for s, o in zip(about, overlap, strict=True) if o == max(overlap)]
+    return all(_flips(mine, s) % 2 for s in closest)
+
+
+def affirms(answer: str) -> bool:
+    """The answer opens by saying yes ("Yes, …", "Correct: …")."""
+    return bool(_AFFIRMS.match(answer))
+
+
+def is_yes_no(question: str) -> bool:
+    return bool(_YES_NO_QUESTION.match(question))
+
+
+def reversed_statements(answer: str, sources: list[str], question: str = "") -> list[str]:
+    """Statements of the answer that a cited source says the opposite of.
+
+    Each prose sentence of the answer is compared with each sentence of `sources` (the
+    contents of the sources it cites). An answer opening with yes or no to a yes/no
+    `question` also states the question itself, as asked or negated: "Is it enabled by
+    default?" answered "Yes [1]." claims it is enabled."""
+    profiles = [_profile(s) for text in sources for s in _sentences(text)]
+    out: list[str] = []
+    for sentence in _sentences(answer):
+        statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
+        if _reversed(statement, profiles) and sentence not in out:
+            out.append(sentence)
+    if question and is_yes_no(question):
+        asked = question.strip().rstrip("?")
+        if (affirms(answer) and _reversed(asked, profiles)) or (
+            _DENIES.match(answer) and _reversed(f"not {asked}", profiles)
+        ):
+            out.append(question.strip())
+    return out

@@ -1,0 +1,75 @@
+"""Condition 7 of `grounded`: no statement the opposite of its cited source (pure rules)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docsassistant.agent.grounding import judge
+from docsassistant.agent.reversals import reversed_statements
+from docsassistant.agent.schemas import ClaimCheck
+
+SOURCES = [
+    "# Retries\n\nThe HTTP client retries failed requests three times with exponential backoff "
+    "starting at 200 milliseconds. POST requests are never retried.",
+    "Iterative index scans are disabled by default. Set `hnsw.iterative_scan` to enable them.",
+]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The HTTP client does not retry failed requests [1].",  # a negation added
+        "POST requests are retried by the HTTP client [1].",  # a negation dropped
+        "Iterative index scans are enabled by default [2].",  # one word of a pair flipped
+        "Iterative index scans aren't disabled by default [2].",  # contraction
+        "Yes, iterative index scans are enabled by default [2].",
+    ],
+)
+def test_a_flipped_statement_is_found(answer: str) -> None:
+    assert reversed_statements(answer, SOURCES) == [answer]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The HTTP client retries failed requests three times with exponential backoff [1].",
+        "POST requests are never retried [1].",
+        "The client never retries POST requests [1].",
+        "No, iterative index scans are not enabled by default [2].",  # two flips: the same claim
+        "Iterative index scans are off unless you set `hnsw.iterative_scan` [2].",  # nothing shared enough
+        "Retries back off exponentially [1].",  # too few words to compare
+        "Set hnsw.iterative_scan to enable iterative index scans, which are disabled by default [2].",
+    ],
+)
+def test_a_faithful_statement_is_left_alone(answer: str) -> None:
+    assert reversed_statements(answer, SOURCES) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "reversed_"),
+    [
+        ("Yes [2].", "Are iterative index scans enabled by default?", True),
+        ("No [2].", "Are iterative index scans enabled by default?", False),
+        ("No [2].", "Are iterative index scans disabled by default?", True),
+        ("Yes, they are [2].", "Are iterative index scans disabled by default?", False),
+        ("Yes [2].", "How are iterative index scans enabled by default?", False),  # not yes/no
+    ],
+)
+def test_a_yes_or_no_states_the_question(answer: str, question: str, reversed_: bool) -> None:
+    assert bool(reversed_statements(answer, SOURCES, question)) is reversed_
+
+
+def test_the_closest_sentence_decides_not_any_sentence_sharing_words() -> None:
+    """ "POST requests are retried" shares three words with the first sentence (which has no
+    negation) but restates the second, which says never."""
+    assert reversed_statements("POST requests are retried [1].", SOURCES) == [
+        "POST requests are retried [1]."
+    ]
+
+
+def test_a_reversal_the_verifier_passed_is_not_grounded() -> None:
+    claim = ClaimCheck(claim="Iterative index scans are enabled by default.", supported=True, sources=[2])
+    verdict = judge([2], [claim], [], [], [], ["Iterative index scans are enabled by default [2]."])
+    assert verdict.status == "unsupported"
+    assert [kind for kind, _ in verdict.flags] == ["unsupported_claims"]
+    assert "opposite" in verdict.flags[0][1]
