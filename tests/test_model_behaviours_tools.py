@@ -341,6 +341,28 @@ def test_follow_up_echoed_back_by_the_rewrite_searches_the_earlier_subject(
     assert "thirty seconds" in second["answer"]
 
 
+@pytest.mark.parametrize(
+    "rewrite",
+    ["The default of CLIENT_TIMEOUT is 60 seconds.", "Is the default of CLIENT_TIMEOUT 60 seconds?"],
+)
+def test_follow_up_rewrite_that_answers_is_not_the_working_question(
+    corpus: Path, model: ShapeFake, rewrite: str
+) -> None:
+    """Condense-question rewrites answer or change the question instead of restating it
+    (langchain#5553, #8875; GetKlai/klai#1487 saw an 8B rewrite answering on real
+    follow-ups). The guess became the turn's question: searched, graded and verified
+    against (QA round 8a scenario 35). Now the turn works from the message and the
+    question it follows up."""
+    first = run_turn("What does CLIENT_TIMEOUT configure?")
+    model.script("standalone", json.dumps({"standalone_question": rewrite}))
+    second = run_turn("And what is its default?", first["thread_id"])
+    assert len(model.of_kind("standalone")) == 1
+    assert second["standalone_question"] == (
+        "And what is its default? (follow-up to: What does CLIENT_TIMEOUT configure?)"
+    )
+    assert "60" not in tool_calls(second)[0][1]["query"]
+
+
 def test_follow_up_in_another_language_is_made_standalone(corpus: Path, model: ShapeFake) -> None:
     """Found by an independent QA pass: a German follow-up ("… ihr Standardwert …") was
     searched as typed, because the referring words looked for are English ones. A message

@@ -11,8 +11,9 @@ else costs one structured call.
 
 Small models often hand the message back as it came, or trimmed: when a message that refers
 back ("its", "and …") gets a "rewrite" adding no word of its own, nothing was resolved, and
-searching it finds whatever "its default" matches. Then the turn works from the message
-followed by the earlier question it follows up.
+searching it finds whatever "its default" matches. Others answer instead of restating
+("The default is 60 seconds.", or "Is it 60 seconds?" with a figure nobody mentioned). In
+both cases the turn works from the message followed by the earlier question it follows up.
 """
 
 from __future__ import annotations
@@ -78,6 +79,25 @@ def adds_nothing(rewritten: str, question: str) -> bool:
     return set(re.findall(r"\w+", rewritten.lower())) <= words
 
 
+_QUESTION_WORD = re.compile(
+    r"^\W*(what|which|who|whom|whose|why|when|where|how|is|are|was|were|do|does|did|can|could|"
+    r"should|would|will|has|have|had|must|may|list|show|explain|describe|tell|give|compare)\b",
+    re.I,
+)
+_FIGURE = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def answers_instead(rewritten: str, question: str, conversation: str) -> bool:
+    """True when the "rewrite" answers rather than restates: a statement for a question
+    ("The default is 60 seconds."), or a figure the conversation never mentioned ("Is the
+    timeout 60 seconds?"). Searching, grading and verifying against it would take the
+    model's guess for the user's question."""
+    asked = question.rstrip().endswith("?") or bool(_QUESTION_WORD.match(question))
+    still_a_question = rewritten.rstrip().endswith("?") or bool(_QUESTION_WORD.match(rewritten))
+    known = set(_FIGURE.findall(f"{question} {conversation}"))
+    return (asked and not still_a_question) or any(n not in known for n in _FIGURE.findall(rewritten))
+
+
 def with_earlier_question(question: str, earlier: str) -> str:
     """The follow-up, with the question it follows up, for a rewrite that resolved nothing."""
     return f"{question} (follow-up to: {earlier})" if earlier else question
@@ -102,7 +122,8 @@ def standalone_question(
     # install steps") may well stand alone, and its echo is then the right answer.
     refers_back = bool(_REFERS.search(question) or _CONNECTOR.match(question))
     echoed = refers_back and adds_nothing(result, question)
-    if echoed:
+    answered = usable and answers_instead(result, question, " ".join(str(m.content) for m in recent))
+    if echoed or answered:
         previous = earlier or next(
             (str(m.content) for m in reversed(history) if isinstance(m, HumanMessage)), ""
         )
@@ -113,8 +134,9 @@ def standalone_question(
             kind="standalone_question",
             question=question,
             standalone=result,
-            used=usable and not echoed,
+            used=usable and not echoed and not answered,
             echoed=echoed,
+            answered=answered,
         )
     ]
     return {"standalone_question": result, "trace": trace, **usage(raw)}
