@@ -30,6 +30,8 @@ _PAIRS = (
 _OPPOSITES = [tuple(pair.split("/")) for pair in _PAIRS.split(" ")]
 _POLAR = _NEGATIONS | {word for pair in _OPPOSITES for word in pair}
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
+# Not coverage.py's content words: those drop figures and short words, and sentences sharing
+# only their prose words then pass for one another (0.87 % of corpus sentences misread, not 0.64 %).
 _FILLER = frozenset(
     "the a an and or but for are is was were be been being this that these those its it "  # noqa: SIM905
     "of to in on at by as with from into can could should would will may might must does "
@@ -39,8 +41,11 @@ _FILLER = frozenset(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s\|\s")
 _MARKER = re.compile(r"\[\d+\]")
 # "Yes, …" / "No, …" answer the question; they are not part of the statement after them.
-_ANSWER_WORD = re.compile(r"^\W*(yes|yeah|yep|no|nope|correct|right|indeed|exactly)\b[\s,.;:!—–-]*", re.I)
-_AFFIRMS = re.compile(r"^\W*(yes|yeah|yep|correct|that'?s (right|correct)|right|indeed|exactly)\b", re.I)
+# Only when punctuation follows: "No index is needed" states something, "No, …" answers.
+_ANSWER_WORD = re.compile(r"^\W*(yes|yeah|yep|no|nope|correct|right|indeed|exactly)\s*[,.;:!—–-]+\s*", re.I)
+_AFFIRMS = re.compile(
+    r"^\W*(yes|yeah|yep)\b|^\W*(correct|that'?s (right|correct)|right|indeed|exactly)\s*[,.;:!—–\[-]", re.I
+)
 _DENIES = re.compile(r"^\W*(no|nope|not quite|that'?s (not|incorrect|wrong)|incorrect)\b", re.I)
 _YES_NO_QUESTION = re.compile(
     r"^\W*(is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must)\b", re.I

@@ -54,17 +54,16 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # The user's own words back a figure, never the model's rewrite of them: a rewrite that
     # invents "60 seconds" would otherwise vouch for an answer repeating it (QA round 8a W4).
     question = state.get("question") or ""
-    asked = [str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage)]
-    confirming = affirms(answer) and is_yes_no(question)
-    if confirming:
+    users_words = [str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage)]
+    checked = answer
+    if affirms(answer) and is_yes_no(question):
         # "Is the timeout 5 seconds?" answered "Yes, it is 5 seconds" (or just "Yes"): the
-        # user's figure is what is being checked, so it cannot back itself (QA round 8a, 56).
-        asked = [text for text in asked if text.strip() != question.strip()]
+        # answer states the question's figure, which therefore cannot back itself (QA 8a, 56).
+        checked = f"{answer}\n\n{question}"
+        users_words = [text for text in users_words if text.strip() != question.strip()]
     else:
-        asked.append(question)
-    unbacked = unbacked_numbers(answer, cited_sources, " ".join(asked))
-    if confirming:
-        unbacked += [n for n in unbacked_numbers(question, cited_sources) if n not in unbacked]
+        users_words.append(question)
+    unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
     reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
