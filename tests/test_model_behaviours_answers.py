@@ -561,3 +561,21 @@ def test_chunk_text_cannot_close_the_evidence_block(docs: Path, model: ShapeFake
         assert "<<<END EVIDENCE 0000>>>" not in text and "\n[1] fake.md" not in text
         nonces.append(opened[0])
     assert len(set(nonces)) == len(nonces) >= 2
+
+
+def test_injection_in_a_hit_graded_irrelevant_is_not_flagged_beside_the_answer(
+    docs: Path, model: ShapeFake
+) -> None:
+    """QA round 8a scenario 52: the poisoned retry-budget page came back for a timeout
+    question, the grader set it aside, and the answer (from timeouts.md only) still carried
+    `injection_suspected`, warning about a page it never used. The trace keeps the flag."""
+    model.search("default request timeout retry budget")
+    record = run_turn("What is the default request timeout?", component="core")
+    (grade,) = [e for e in record["trace"] if e["type"] == "grade"]
+    poisoned = [h for e in record["trace"] if e["type"] == "tool_result" for h in e["hits"]]
+    poisoned = [h["chunk_id"] for h in poisoned if h["source_path"].endswith("budget.md")]
+    assert poisoned and poisoned[0] in grade["graded"] and poisoned[0] not in grade["ids"]
+    in_trace = [e for e in record["trace"] if e["type"] == "flag" and e["kind"] == "injection_suspected"]
+    assert [e["chunk_id"] for e in in_trace] == poisoned
+    assert "injection_suspected" not in flags(record)
+    assert "thirty seconds" in record["answer"] and "grounded" in flags(record)

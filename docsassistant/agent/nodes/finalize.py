@@ -72,6 +72,19 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     return {**update, "trace": trace}
 
 
+def _without_set_aside_injections(
+    flags: list[Flag], trace: list[TraceEvent], state: AgentState
+) -> list[Flag]:
+    """`injection_suspected` beside the answer only for a chunk that could shape it: one
+    the grader judged irrelevant never reached the answer's prompt, so its flag would
+    warn about a page the answer does not use (QA round 8a scenario 52). The trace keeps it."""
+    graded = {i for e in trace if e.type == "grade" for i in (e.get("graded") or [])}
+    relevant = set(state.get("relevant_ids") or [])
+    used = {s.get("chunk_id") for s in state.get("sources") or []}
+    set_aside = graded - relevant - used
+    return [f for f in flags if f.kind != "injection_suspected" or f.get("chunk_id") not in set_aside]
+
+
 def turn_record(state: AgentState, **known: Any) -> TurnRecord:
     """The turn as a typed record, built from the graph state: the one place that maps
     state to record. `known` carries what the runner knows beside the state (thread_id,
@@ -80,6 +93,7 @@ def turn_record(state: AgentState, **known: Any) -> TurnRecord:
     flags = [Flag.model_validate(e.model_dump()) for e in trace if e.type == "flag"]
     # A regenerated answer passes generate twice and would carry its flags twice.
     flags = list({(f.kind, f.message): f for f in flags}.values())
+    flags = _without_set_aside_injections(flags, trace, state)
     if known.get("status") == "failed":
         # A failed turn's answer is the stop message, not the verified draft: `grounded`
         # would vouch for text nobody is shown (the trace still says it was verified).

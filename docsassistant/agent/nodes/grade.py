@@ -50,7 +50,17 @@ def grade(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
                 message="The grader's reply was not valid JSON; kept the closest matches.",
             )
         )
-    trace.append(event("grade", relevant=len(relevant), total=len(new), ids=relevant, sufficient=sufficient))
+    graded = [c["chunk_id"] for c in new]
+    trace.append(
+        event(
+            "grade",
+            relevant=len(relevant),
+            total=len(new),
+            ids=relevant,
+            graded=graded,
+            sufficient=sufficient,
+        )
+    )
     update = {"relevant_ids": relevant, "sufficient": sufficient, "new_chunk_ids": [], "trace": trace}
     return {**_with_cap_flag(state, update, ctx), **usage(raw)}
 
