@@ -24,6 +24,7 @@ from docsassistant.agent.context import AgentContext
 from docsassistant.agent.graph import build_graph
 from docsassistant.agent.llm import make_chat_model
 from docsassistant.agent.nodes.decide import decide
+from docsassistant.agent.nodes.run_sql import FACT_SOURCE
 from docsassistant.agent.runner import run_turn, turn_input
 from docsassistant.config import get_settings
 from docsassistant.ingest import index_paths
@@ -177,9 +178,27 @@ def test_unknown_component_comes_back_listing_the_known_ones(
     )
     (message,) = tool_messages(model.of_kind("decide")[1])
     assert "Unknown component 'billing'. Known components: core, ops." in message
-    if tool == "count_chunks":  # the model's reply relays the error: shown, not searched over
-        assert record["answer"] == "There is no billing component; the components are core and ops."
+    if tool == "count_chunks":  # answered from the tool's finding, not searched over
+        assert record["answer"] == "The index has no component 'billing'. Known components: core, ops."
         assert record["queries"] == []
+
+
+@pytest.mark.parametrize(
+    "reply", ["The billing component has 42 chunks in 7 documents.", "Billing has no chunks yet [1]."]
+)
+def test_count_invented_for_an_unknown_component_is_replaced(
+    corpus: Path, model: ShapeFake, reply: str
+) -> None:
+    """QA round 8a scenario 47: told the component does not exist, the model still gave a
+    count (8B models answer past the tool result they were given: ollama/ollama#6355,
+    #6419). It was shown, flagged `not_from_documentation`; the answer is now what the
+    index says, citing the index statistics."""
+    model.script("decide", tool_calls=[{"name": "count_chunks", "arguments": {"component": "billing"}}])
+    model.script("decide", reply)
+    record = run_turn("How many chunks does the billing component have?")
+    assert record["answer"] == "The index has no component 'billing'. Known components: core, ops."
+    assert [c["source_path"] for c in record["citations"]] == [FACT_SOURCE]
+    assert "not_from_documentation" not in flags(record) and record["queries"] == []
 
 
 def test_a_limited_caller_cannot_tell_a_forbidden_component_from_a_missing_one(

@@ -42,8 +42,15 @@ def run_count(
         if component not in known:
             listing = ", ".join(known) or "none yet"
             refusal = CallResult.error(call, f"Unknown component {component!r}. Known components: {listing}.")
-            refusal.trace = trace + refusal.trace
-            return refusal
+            # That the component does not exist is the answer, a fact like a count: a reply
+            # inventing a figure for it is replaced by this (QA round 8a scenario 47).
+            fact = {
+                **fact_chunk(result),
+                "content": f"The index has no component {component!r}. Known components: {listing}.",
+            }
+            return refusal.model_copy(
+                update={"trace": trace + refusal.trace, "chunks": [fact], "fact": True, "ran": True}
+            )
     trace.append(event("tool_result", tool="count_chunks", result=result))
     message = ToolMessage(json.dumps(result), tool_call_id=call_id, name="count_chunks")
     return CallResult(message=message, trace=trace, chunks=[fact_chunk(result)], ran=True, fact=True)
@@ -66,17 +73,8 @@ def fact_chunk(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def count_facts(state: AgentState) -> list[dict[str, Any]]:
-    """This turn's counts, in the order they ran (read back from the tool messages)."""
-    facts: dict[int, dict[str, Any]] = {}
-    for message in state.get("steps", []):
-        if isinstance(message, ToolMessage) and message.name == "count_chunks":
-            try:
-                result = json.loads(str(message.content))
-                fact = fact_chunk(result)
-            except (TypeError, KeyError, json.JSONDecodeError):
-                continue  # an error message, not a count
-            facts[fact["chunk_id"]] = fact
-    return list(facts.values())
+    """This turn's counts (and unknown components), in the order they ran."""
+    return [c for c in state.get("chunks", []) if c["chunk_id"] < 0]
 
 
 def count_answer(reply: str, facts: list[dict[str, Any]], question: str) -> tuple[str, list[dict[str, Any]]]:
