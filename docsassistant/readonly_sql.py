@@ -23,7 +23,8 @@ COUNT_CHUNKS_SQL = sa.text(
     SELECT count(*) AS chunks, count(DISTINCT c.document_id) AS documents
     FROM chunks c
     WHERE (CAST(:component AS text) IS NULL OR c.component = :component)
-      AND (CAST(:allowed AS text[]) IS NULL OR c.component = ANY(CAST(:allowed AS text[])))"""
+      AND (CAST(:allowed AS text[]) IS NULL OR c.component = ANY(CAST(:allowed AS text[])))
+      AND (CAST(:mentioning AS text) IS NULL OR c.tsv @@ plainto_tsquery('english', :mentioning))"""
 )
 
 
@@ -44,17 +45,23 @@ def readonly_connection(settings: Settings | None = None) -> Iterator[sa.Connect
 
 def count_chunks(
     component: str | None = None,
+    mentioning: str | None = None,
     *,
     settings: Settings | None = None,
     allowed_components: Sequence[str] | None = None,
 ) -> dict:
-    """Count the indexed chunks (and documents) of one component, or of all when None.
+    """Count the indexed chunks (and documents) of one component, or of all when None;
+    with `mentioning`, only the chunks whose text has all of its words (stemmed, as the
+    full-text search matches them).
 
     `allowed_components` (None: all) limits the count to those components, in the query.
     """
     if component is not None:
         component = component.strip().lower() or None
     allowed = None if allowed_components is None else [c.strip().lower() for c in allowed_components]
+    mentioning = (mentioning or "").strip() or None
+    params = {"component": component, "allowed": allowed, "mentioning": mentioning}
     with readonly_connection(settings) as conn:
-        row = conn.execute(COUNT_CHUNKS_SQL, {"component": component, "allowed": allowed}).mappings().one()
-    return {"component": component, "chunks": int(row["chunks"]), "documents": int(row["documents"])}
+        row = conn.execute(COUNT_CHUNKS_SQL, params).mappings().one()
+    counted = {"component": component, "chunks": int(row["chunks"]), "documents": int(row["documents"])}
+    return counted | ({"mentioning": mentioning} if mentioning else {})

@@ -184,6 +184,28 @@ def test_unknown_component_comes_back_listing_the_known_ones(
 
 
 @pytest.mark.parametrize(
+    ("question", "args", "mentioned"),
+    [
+        ("How many documents mention the request timeout?", {}, "the request timeout"),  # left out
+        ("How many documents say anything on retries?", {"mentioning": "retries"}, "retries"),
+    ],
+)
+def test_how_many_documents_mention_is_not_the_size_of_the_index(
+    corpus: Path, model: ShapeFake, question: str, args: dict[str, Any], mentioned: str
+) -> None:
+    """QA round 8a scenario 47b: "how many documents mention X" was answered with the whole
+    index's count (4 documents), the only count the tool could give, and the model's
+    reply repeated it. The count now takes `mentioning` (filled from the question when the
+    model leaves it out) and counts the chunks whose text has those words."""
+    model.script("decide", tool_calls=[{"name": "count_chunks", "arguments": args}])
+    model.script("decide", "4 documents mention it [1].")
+    record = run_turn(question)
+    expected = f"In the whole index, 1 chunks in 1 documents mention “{mentioned}”."
+    assert record["answer"] == expected  # the reply's 4 is no figure the count returned
+    assert tool_calls(record) == [("count_chunks", {"component": None, "mentioning": mentioned})]
+
+
+@pytest.mark.parametrize(
     "reply", ["The billing component has 42 chunks in 7 documents.", "Billing has no chunks yet [1]."]
 )
 def test_count_invented_for_an_unknown_component_is_replaced(

@@ -88,6 +88,11 @@ def test_count_chunks_runs_as_readonly_role(clean_db, tmp_path) -> None:
         expected = conn.execute(sa.text("SELECT count(*) FROM chunks WHERE component='comp-one'")).scalar()
     assert count_chunks("comp-one") == {"component": "comp-one", "chunks": expected, "documents": 2}
     assert count_chunks(None)["documents"] == 3
+    # Only the chunks whose text has every word (stemmed, as full-text search matches).
+    mention = count_chunks(None, "Gamma texts")
+    assert mention == {"component": None, "chunks": 1, "documents": 1, "mentioning": "Gamma texts"}
+    assert count_chunks("comp-one", "text")["documents"] == 2
+    assert count_chunks(None, "alpha gamma")["chunks"] == 0
     with readonly_connection() as conn:
         assert conn.execute(sa.text("SELECT current_user")).scalar() == "docs_readonly"
 

@@ -29,16 +29,18 @@ def search_docs_tool(query: str, component: str = "", k: int = 5) -> list[dict]:
 
 
 @tool("count_chunks", parse_docstring=True)
-def count_chunks_tool(component: str = "") -> dict:
+def count_chunks_tool(component: str = "", mentioning: str = "") -> dict:
     """Count how many chunks (and documents) are indexed, for one component or all.
 
     Use only for questions about the size of the index, such as "how many chunks does the
-    vector-rag component have?". Not for questions about the documentation's content.
+    vector-rag component have?" or "how many documents mention Redis?". Not for questions
+    about the documentation's content.
 
     Args:
         component: The component name, or "" for the whole index.
+        mentioning: Count only chunks whose text contains these words, or "" for all.
     """
-    return _count_chunks(component or None)
+    return _count_chunks(component or None, mentioning or None)
 
 
 TOOLS = [search_docs_tool, count_chunks_tool]

@@ -7,6 +7,7 @@ item ("index statistics") that an answer can cite, also beside search results.
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from typing import Any
 
@@ -22,21 +23,48 @@ from docsassistant.agent.state import AgentState
 FACT_SOURCE = "index statistics (count_chunks)"
 
 
-def fact_id(component: str | None) -> int:
+# "How many documents mention Redis?": what the question counts the mentions of.
+_MENTIONS = re.compile(
+    r"\b(?:mention(?:s|ed|ing)?|contain(?:s|ed|ing)?|refer(?:s|red)? to|references?|"
+    r"talks? about|discuss(?:es|ed)?|(?:are|is) about)\s+(?:the\s+(?:words?|terms?|phrase)\s+)?(.+?)[\s?.!]*$",
+    re.I,
+)
+
+
+def mentioned_term(question: str) -> str | None:
+    """The words a "how many … mention X" question asks to count the mentions of."""
+    match = _MENTIONS.search(question)
+    return match.group(1).strip(" \"'“”‘’`") or None if match else None
+
+
+def fact_id(component: str | None, mentioning: str | None = None) -> int:
     """A stable negative chunk id per counted scope (real chunk ids are positive)."""
-    return -1 - zlib.crc32((component or "*").encode()) % 1_000_000_000
+    scope = (component or "*") + (f"|{mentioning.lower()}" if mentioning else "")
+    return -1 - zlib.crc32(scope.encode()) % 1_000_000_000
 
 
 def run_count(
     call_id: str, args: dict[str, Any], state: AgentState, ctx: AgentContext, seen: set[int]
 ) -> CallResult:
-    """Count one component (or all); an unknown component is an error naming the known ones."""
+    """Count one component (or all); an unknown component is an error naming the known ones.
+
+    A question that asks how many documents mention something is counted with those words
+    even when the model left `mentioning` out: the index's size does not answer it (QA round
+    8a scenario 47b)."""
     call = {"id": call_id, "name": "count_chunks"}
     component = (state.get("component") or args.get("component") or "").strip().lower() or None
-    if fact_id(component) in seen:
+    question = state.get("standalone_question") or state.get("question") or ""
+    mentioning = (args.get("mentioning") or "").strip() or mentioned_term(question)
+    if fact_id(component, mentioning) in seen:
         return CallResult.error(call, "Already counted this turn: the result is above.")
-    trace = [event("tool_call", tool="count_chunks", args={"component": component})]
-    result = ctx.count(component)
+    trace = [
+        event(
+            "tool_call",
+            tool="count_chunks",
+            args={"component": component} | ({"mentioning": mentioning} if mentioning else {}),
+        )
+    ]
+    result = ctx.count(component, mentioning)
     if component and not result["chunks"]:
         known = ctx.components()
         if component not in known:
@@ -59,14 +87,21 @@ def run_count(
 def fact_chunk(result: dict[str, Any]) -> dict[str, Any]:
     """A count as an evidence item: "The ops component has 12 chunks in 3 documents."."""
     component = result.get("component") or None
+    mentioning = result.get("mentioning")
     scope = f"The {component} component" if component else "The whole index"
+    counted = f"{result['chunks']} chunks in {result['documents']} documents"
+    if mentioning:
+        where = f"In the {component} component" if component else "In the whole index"
+        content = f"{where}, {counted} mention “{mentioning}”."
+    else:
+        content = f"{scope} has {counted}."
     return {
-        "chunk_id": fact_id(component),
+        "chunk_id": fact_id(component, mentioning),
         "source_path": FACT_SOURCE,
         "title": "Index statistics",
         "section": component or "all components",
         "component": component or "",
-        "content": f"{scope} has {result['chunks']} chunks in {result['documents']} documents.",
+        "content": content,
         "score": 1.0,
         "similarity": None,
     }
