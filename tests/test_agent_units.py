@@ -34,7 +34,7 @@ from docsassistant.agent.nodes.decide import decide
 from docsassistant.agent.nodes.grade import document_numbers, grade
 from docsassistant.agent.nodes.retrieve import retrieve
 from docsassistant.agent.nodes.rewrite import query_similarity, rewrite
-from docsassistant.agent.nodes.run_sql import fact_id
+from docsassistant.agent.nodes.run_sql import fact_chunk, fact_id
 from docsassistant.agent.nodes.verify import verify
 from docsassistant.agent.safety import REDACTED, redact_injection, scan_for_injection
 from docsassistant.agent.standalone import stands_alone
@@ -392,7 +392,9 @@ def test_decide_node_queues_every_call_for_the_executor(fake: FakeOllama) -> Non
 
 def test_decide_node_answers_a_count_from_its_result(fake: FakeOllama) -> None:
     fake.reply("")  # the model says nothing after the count: the code states the number
-    result = json.dumps({"component": "core", "chunks": 12, "documents": 3})
+    counted = {"component": "core", "chunks": 12, "documents": 3}
+    result = json.dumps(counted)
+    fact = fact_chunk(counted)  # the executor keeps the count as the turn's chunk
     state = {
         "question": "how many chunks does the core component have",
         "messages": [HumanMessage("how many chunks does the core component have")],
@@ -400,7 +402,8 @@ def test_decide_node_answers_a_count_from_its_result(fake: FakeOllama) -> None:
             AIMessage("", tool_calls=[{"id": "c1", "name": "count_chunks", "args": {}, "type": "tool_call"}]),
             ToolMessage(result, tool_call_id="c1", name="count_chunks"),
         ],
-        "relevant_ids": [-7],
+        "chunks": [fact],
+        "relevant_ids": [fact["chunk_id"]],
         "counted": True,
     }
     update = decide(state, runtime_for(fake))
@@ -494,7 +497,10 @@ def test_ordinary_text_is_not_a_tool_call(content: str) -> None:
 def test_tool_arguments_are_coerced_where_the_intent_is_clear() -> None:
     args = validated_args(TOOLS_BY_NAME["search_docs"], {"query": "q", "k": "3", "component": ["ops"]})
     assert args == {"query": "q", "component": "ops", "k": 3}
-    assert validated_args(TOOLS_BY_NAME["count_chunks"], {"component": None, "extra": 1}) == {"component": ""}
+    assert validated_args(TOOLS_BY_NAME["count_chunks"], {"component": None, "extra": 1}) == {
+        "component": "",
+        "mentioning": "",
+    }
 
 
 @pytest.mark.parametrize(
@@ -628,7 +634,7 @@ def test_decide_prompt_fits_history_and_tool_results_in_the_budget(fake: FakeOll
 
 def _executor_runtime(search: Any) -> Runtime[AgentContext]:
     llm = ChatOllama(base_url="http://127.0.0.1:9", model=MODEL, num_ctx=8192)
-    count = lambda component: {"component": component, "chunks": 7, "documents": 2}  # noqa: E731
+    count = lambda component, mentioning=None: {"component": component, "chunks": 7, "documents": 2}  # noqa: E731
     return Runtime(
         context=AgentContext(llm=llm, search=search, count=count, components=lambda: ["core", "ops"])
     )

@@ -252,6 +252,22 @@ def test_invalid_arguments_are_answered_with_a_readable_error(corpus: Path, mode
     assert "two o'clock" in record["answer"]
 
 
+def test_empty_reply_after_a_refused_call_searches_the_question(corpus: Path, model: ShapeFake) -> None:
+    """QA round 8a scenario 08: the model's call had an argument that could not be used,
+    and its next reply was empty (llama3.1 and qwen2.5-coder return empty content with
+    tools offered: ollama/ollama#10899; after a tool round: sipeed/picoclaw#2099). The turn
+    ended as `empty_answer` with nothing searched; the question is now searched itself."""
+    model.script(
+        "decide", tool_calls=[{"name": "search_docs", "arguments": {"query": "backup", "k": "many"}}]
+    )
+    model.script("decide", "")
+    record = run_turn("When is the database backed up?")
+    assert record["queries"] == ["When is the database backed up?"]
+    assert "two o'clock" in record["answer"] and "empty_answer" not in flags(record)
+    decisions = [e["reason"] for e in of_type(record, "decision") if e["kind"] == "search_before_answering"]
+    assert decisions == ["empty reply"]
+
+
 # -- no unchecked answer ---------------------------------------------------------------------------
 
 

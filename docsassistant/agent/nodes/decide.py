@@ -95,6 +95,11 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         # The counts are the answer's sources; nothing is left for a verifier to judge.
         done = {"pending_calls": [], "answer": answer, "sources": sources, "citations": sources}
         return {**update, **done, "trace": trace + checked}
+    if not content and _searchable(state) and not state.get("search_log") and not _asked_to_count(state):
+        # Silence is no answer to a documentation question: the question is searched (QA
+        # round 8a scenario 08: a refused call, then an empty reply, ended as empty_answer).
+        trace.append(event("decision", kind="search_before_answering", reason="empty reply"))
+        return {**update, **queued_search(f"empty-{len(state.get('steps', []))}", question), "trace": trace}
     if not content or is_small_talk(state["question"]) or is_decline(content):
         return {**update, "pending_calls": [], "answer": content, "trace": trace}
     if first_round or not (state.get("search_log") or _asked_to_count(state)):  # calls that failed
@@ -143,6 +148,12 @@ def _asked_to_count(state: AgentState) -> bool:
         if isinstance(message, AIMessage)
         for call in message.tool_calls
     )
+
+
+def _searchable(state: AgentState) -> bool:
+    """A message worth searching for: not small talk, and more than a word or two ("hmm")."""
+    question = state["question"]
+    return not is_small_talk(question) and len(question.split()) >= 3
 
 
 def _has_documents(state: AgentState) -> bool:
