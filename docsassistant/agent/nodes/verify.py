@@ -11,7 +11,7 @@ from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.coverage import unchecked_sentences
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_numbers
+from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_identifiers, unbacked_numbers
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.reversals import affirms, is_yes_no, reversed_statements
@@ -56,7 +56,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     question = state.get("question") or ""
     users_words = [str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage)]
     checked = answer
-    if affirms(answer) and is_yes_no(question):
+    confirmed = affirms(answer) and is_yes_no(question)
+    if confirmed:
         # "Is the timeout 5 seconds?" answered "Yes, it is 5 seconds" (or just "Yes"): the
         # answer states the question's figure, which therefore cannot back itself (QA 8a, 56).
         checked = f"{answer}\n\n{question}"
@@ -64,6 +65,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     else:
         users_words.append(question)
     unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
+    if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
+        unbacked += unbacked_identifiers(question, cited_sources)
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
     reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
