@@ -726,3 +726,18 @@ def test_tool_calls_written_into_an_answer_are_cut(content: str, kept: str | Non
     from docsassistant.agent.text_tool_calls import without_tool_calls
 
     assert without_tool_calls(content, {"search_docs", "count_chunks"}) == (content if kept is None else kept)
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [
+        ("How many documents mention Redis?", "Redis"),
+        ('How many pages contain the phrase "rate limit"?', "rate limit"),
+        ("How many chunks does ops contain?", None),
+        ("How many documents does ops contain in total?", None),  # no term, only filler
+    ],
+)
+def test_the_term_a_count_question_asks_about(question: str, term: str | None) -> None:
+    from docsassistant.agent.nodes.run_sql import mentioned_term
+
+    assert mentioned_term(question) == term

@@ -31,10 +31,38 @@ _MENTIONS = re.compile(
 )
 
 
+# "How many documents does ops contain in total?" names no term: these words alone are none.
+_NO_TERM = frozenset(
+    [
+        "in",
+        "total",
+        "overall",
+        "altogether",
+        "all",
+        "now",
+        "currently",
+        "today",
+        "so",
+        "far",
+        "right",
+        "at",
+        "the",
+        "moment",
+        "of",
+        "them",
+        "it",
+        "this",
+        "that",
+        "there",
+    ]
+)
+
+
 def mentioned_term(question: str) -> str | None:
     """The words a "how many … mention X" question asks to count the mentions of."""
     match = _MENTIONS.search(question)
-    return match.group(1).strip(" \"'“”‘’`") or None if match else None
+    term = match.group(1).strip(" \"'“”‘’`") if match else ""
+    return term if term and not set(term.lower().split()) <= _NO_TERM else None
 
 
 def fact_id(component: str | None, mentioning: str | None = None) -> int:
