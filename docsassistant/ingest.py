@@ -3,6 +3,7 @@ transaction. Idempotent by content hash; one bad file fails alone."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import time
 from collections.abc import Callable, Iterable
@@ -20,7 +21,13 @@ from docsassistant.foreground import FOREGROUND
 from docsassistant.knowledge_graph import finish_graph, prepare_graph, write_graph
 from docsassistant.loaders import LoadedDocument, LoaderError, load_document
 from docsassistant.prune import apply_prune, copies_note, plan_prune
-from docsassistant.sources import collect_files, read_regular_file, source_path_of, validate_component
+from docsassistant.sources import (
+    Refused,
+    collect_files,
+    read_regular_file,
+    source_path_of,
+    validate_component,
+)
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
 
@@ -38,7 +45,7 @@ ORIGINS = ("cli", "upload", "beir")
 @dataclass
 class FileResult:
     source_path: str
-    status: str  # added | updated | unchanged | removed | failed
+    status: str  # added | updated | unchanged | removed | failed | skipped
     chunks: int = 0
     reason: str | None = None
 
@@ -73,7 +80,7 @@ class IngestReport:
         return [r for r in self.results if r.status == status]
 
     def counts(self) -> dict[str, int]:
-        names = ("added", "updated", "unchanged", "removed", "failed")
+        names = ("added", "updated", "unchanged", "removed", "failed", "skipped")
         return {name: len(self.by_status(name)) for name in names}
 
 
@@ -139,9 +146,9 @@ def index_paths(
     if base_dir.exists() and not base_dir.is_dir():
         raise ValueError(f"--base must be a folder; {base_dir} is a file. Pass the folder that holds it.")
     engine = open_store(settings)
-    files, missing = collect_files(paths)
-    report = IngestReport(component, [FileResult(raw, "failed", reason=why) for raw, why in missing])
-    total = len(files) + len(missing)
+    files, refused = collect_files(paths)
+    report = IngestReport(component, [_refused_result(r, base_dir) for r in refused])
+    total = len(files) + len(refused)
     known = known_documents(engine, component)
     known_paths_by_hash = {digest: path for path, (_, digest) in known.items()}
     copies: list[tuple[str, str]] = []  # (new source path, known path with the same content)
@@ -205,11 +212,22 @@ def index_paths(
     if copies:
         report.notes.append(copies_note(copies))
     if prune:
+        # A skipped FIFO or device is no file this run could not read: it does not refuse the prune.
         plan = plan_prune(engine, component, paths, base_dir, failed=len(report.by_status("failed")))
         report.notes.extend([plan.refused] if plan.refused else [])
         for source_path in apply_prune(engine, plan):
             finish(FileResult(source_path, "removed"))
     return report
+
+
+def _refused_result(refused: Refused, base: Path) -> FileResult:
+    """A path collect_files refused; a skipped one (found in a folder) is named by its source
+    path like the folder's other files, a named one as it was typed."""
+    name = refused.path
+    if refused.skipped:
+        with contextlib.suppress(LoaderError):  # outside the base: keep the path as found
+            name = source_path_of(Path(refused.path), base)
+    return FileResult(name, "skipped" if refused.skipped else "failed", reason=refused.reason)
 
 
 def _kept(known: dict[str, tuple[int, str]], source_path: str) -> str:

@@ -143,8 +143,8 @@ def preview_prune(
     component = validate_component(component)
     base_dir = Path(base) if base is not None else Path.cwd()
     paths = list(paths)
-    files, missing = collect_files(paths)
-    failed = len(missing)
+    files, refused = collect_files(paths)
+    failed = sum(not r.skipped for r in refused)  # as in a real run: skipped FIFOs do not count
     for path in files:
         try:
             source_path_of(path, base_dir)

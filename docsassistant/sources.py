@@ -7,6 +7,7 @@ import os
 import stat
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from docsassistant.inputs import strip_name_controls
 from docsassistant.loaders import SUPPORTED_EXTENSIONS, LoaderError
@@ -27,12 +28,23 @@ def validate_component(component: str) -> str:
     return name
 
 
-def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[tuple[str, str]]]:
+class Refused(NamedTuple):
+    """A path that cannot be indexed: as given (or found), why, and whether it was only
+    skipped (a FIFO, socket or device found in a folder) rather than failed."""
+
+    path: str
+    reason: str
+    skipped: bool = False
+
+
+def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[Refused]]:
     """Expand folders to their supported files; paths that cannot be indexed come back as
-    (path, reason): missing ones, dangling links, and FIFOs, sockets or devices (opening
-    a FIFO waits for a writer forever), which are never opened."""
+    Refused: missing ones and dangling links (failed), and FIFOs, sockets or devices
+    (opening a FIFO waits for a writer forever), which are never opened: skipped when
+    found in a folder, failed when named. Each refused path is listed once, also when a
+    folder and a path inside it are both given (named wins: it was asked for)."""
     files: list[Path] = []
-    missing: list[tuple[str, str]] = []
+    refused: dict[str, Refused] = {}  # keyed by absolute path, in the order found
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -43,14 +55,27 @@ def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[tuple[s
                         entry = Path(root) / name
                         why = not_a_regular_file(entry)
                         if why:
-                            missing.append((str(entry), why + " It is skipped."))
+                            special = _is_special(entry)
+                            found = Refused(str(entry), why + (" It is skipped." if special else ""), special)
+                            refused.setdefault(os.path.abspath(entry), found)
                         else:
                             files.append(entry)
         elif why := not_a_regular_file(path):
-            missing.append((str(raw), why))
+            key = os.path.abspath(path)
+            if key not in refused or refused[key].skipped:
+                refused[key] = Refused(str(raw), why)
         else:
             files.append(path)
-    return files, missing
+    return files, list(refused.values())
+
+
+def _is_special(path: Path) -> bool:
+    """A FIFO, socket or device (not a dangling link or a missing path)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return any(test(mode) for test, _ in _KINDS)
 
 
 _KINDS = (
@@ -71,13 +96,14 @@ def not_a_regular_file(path: Path) -> str | None:
                 target = os.readlink(path)
             except OSError:
                 target = "?"
-            return f"{path} is a symbolic link to {target}, which does not exist (or loops)."
+            return f"A symbolic link to {target}, which does not exist (or loops)."
         return "No such file or folder."
     if stat.S_ISREG(mode):
         return None
-    kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+    kind = next((what for test, what in _KINDS if test(mode)), "something else")
     link = " (through a symbolic link)" if path.is_symlink() else ""
-    return f"{path} is {kind}{link}, not a regular file; it is not opened."
+    # The path is not repeated: it is listed beside the reason.
+    return f"{kind[0].upper()}{kind[1:]}{link}, not a regular file; it is not opened."
 
 
 def read_regular_file(path: Path) -> bytes:

@@ -245,3 +245,45 @@ def test_train_injection_needs_an_explicit_out() -> None:
     result = runner.invoke(app, ["train-injection"])
     assert result.exit_code == 2 and "--out" in result.output
     assert shipped.stat().st_mtime_ns == before
+
+
+def _unblock_fifo_later(fifo: Path, after_s: float) -> None:
+    """Open the FIFO's write end after a while, so a reader stuck on it (a bug) returns and
+    the test fails instead of hanging the suite."""
+    import contextlib
+    import os
+    import threading
+    import time
+
+    def opener() -> None:
+        time.sleep(after_s)
+        with contextlib.suppress(OSError):  # no reader waiting: nothing to unblock
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    threading.Thread(target=opener, daemon=True).start()
+
+
+def test_a_fifo_in_a_folder_is_listed_once_as_skipped(clean_db, tmp_path: Path, monkeypatch) -> None:
+    """QA: a FIFO in an indexed folder was listed as failed with its path twice on the line
+    ("failed /…/pipe.md: /…/pipe.md is a FIFO … It is skipped."), twice when also named,
+    and made the run exit 1. It is listed once, as skipped, by its source path, never opened."""
+    import os
+    import time
+
+    write(tmp_path / "docs" / "good.md", "# Good\n\nThe good page is about sprockets and gears.")
+    os.mkfifo(tmp_path / "docs" / "pipe.md")
+    _unblock_fifo_later(tmp_path / "docs" / "pipe.md", 15)
+    monkeypatch.chdir(tmp_path)  # relative paths: the lines stay short enough not to wrap
+    start = time.monotonic()
+    result = runner.invoke(app, ["ingest", "docs", "-c", "fifo"])
+    assert time.monotonic() - start < 10, "the FIFO was opened"
+    assert result.exit_code == 0, result.output  # a skipped FIFO is not a failed file
+    assert "1 added" in result.output and "1 skipped" in result.output and "0 failed" in result.output
+    assert result.output.count("pipe.md") == 1, result.output
+    assert "skipped docs/pipe.md: A FIFO (named pipe), not a regular file" in result.output
+
+    # Named as well as found in its folder: still one line, and failed (it was asked for).
+    named = runner.invoke(app, ["ingest", "docs", "docs/pipe.md", "-c", "fifo"])
+    assert named.exit_code == 1, named.output
+    assert named.output.count("pipe.md") == 1, named.output
+    assert "failed docs/pipe.md: A FIFO (named pipe)" in named.output

@@ -248,7 +248,7 @@ def test_a_fifo_in_a_folder_is_skipped_unopened_and_the_rest_indexed(clean_db, t
     by_path = {r.source_path: r for r in report.results}
     assert by_path["d/ok.md"].status == "added"
     fifo = next(r for r in report.results if r.source_path.endswith("x.md"))
-    assert fifo.status == "failed" and "FIFO (named pipe), not a regular file" in fifo.reason
+    assert fifo.status == "skipped" and "FIFO (named pipe), not a regular file" in fifo.reason
 
 
 def test_a_named_fifo_is_refused_and_never_read(tmp_path: Path) -> None:
@@ -256,7 +256,7 @@ def test_a_named_fifo_is_refused_and_never_read(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     _unblock_later(fifo, 15)
     files, refused = sources.collect_files([fifo])
-    assert files == [] and "is a FIFO (named pipe)" in refused[0][1]
+    assert files == [] and "A FIFO (named pipe)" in refused[0].reason and not refused[0].skipped
     start = time.monotonic()
     with pytest.raises(LoaderError, match="not a regular file"):
         sources.read_regular_file(fifo)  # the guard for a FIFO swapped in after the listing

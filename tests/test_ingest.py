@@ -34,7 +34,8 @@ def _corpus(root: Path) -> None:
 def test_reingest_is_idempotent_and_updates_replace_chunks(clean_db, tmp_path: Path) -> None:
     _corpus(tmp_path)
     first = index_paths([tmp_path], "manual", base=tmp_path)
-    assert first.counts() == {"added": 2, "updated": 0, "unchanged": 0, "removed": 0, "failed": 0}
+    counts = {"added": 2, "updated": 0, "unchanged": 0, "removed": 0, "failed": 0, "skipped": 0}
+    assert first.counts() == counts
     docs = {d["source_path"]: d for d in list_documents("manual")}
     assert docs["guide.md"]["title"] == "User Guide"
     # The sole H1 is the document's title, so it is not repeated in the section path.

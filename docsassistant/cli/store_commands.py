@@ -160,6 +160,8 @@ def ingest(
     console.print(", ".join(f"{n} {name}" for name, n in counts.items()))
     for failed in report.by_status("failed"):
         console.print(f"[red]failed[/] {failed.source_path}: {failed.reason}", highlight=False)
+    for skipped in report.by_status("skipped"):
+        console.print(f"[yellow]skipped[/] {skipped.source_path}: {skipped.reason}", highlight=False)
     for removed in report.by_status("removed"):
         console.print(f"removed {component}/{removed.source_path}", highlight=False)
     for note in report.notes:
