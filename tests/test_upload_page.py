@@ -184,3 +184,99 @@ def test_page_uploads_a_batch(uploads_dir):
     assert [d["source_path"] for d in list_documents("parts")] == ["gears.md", "sprockets.md"]
     # The form's clear_on_submit empties the uploader in the browser (a frontend action that
     # AppTest does not replay): tests/test_browser_e2e.py checks it.
+
+
+STALL = """
+import time
+from docsassistant.ui.uploads import Upload, save_and_index
+
+def stall(progress):  # good.md is staged when the refused '..' is reported
+    print("staged", flush=True)
+    time.sleep(600)
+
+save_and_index([Upload("good.md", b"# Good\\n\\nText.\\n"), Upload("..", b"x")], "parts", progress=stall)
+"""
+
+
+def _killed_upload(data_dir: Path) -> Path:
+    """Run an upload in a child process, kill -9 it once a file is staged; its staging folder."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DOCSASSISTANT_DATA_DIR": str(data_dir)}
+    child = subprocess.Popen([sys.executable, "-c", STALL], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "staged"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    [left] = [p for p in (data_dir / "upload-staging").iterdir() if p.is_dir()]
+    assert (left / "good.md").is_file()  # fresh: a minute old at most
+    return left
+
+
+def test_a_killed_uploads_staged_files_go_at_the_next_upload_whatever_their_age(tmp_path: Path) -> None:
+    """QA: a killed upload's staged files stayed until an upload found them an hour old."""
+    from docsassistant.config import Settings
+
+    data_dir = tmp_path / "data"
+    left = _killed_upload(data_dir)
+    # A batch of refused files only: it sweeps, saves nothing and never needs the store.
+    report = uploads.save_and_index(
+        [Upload("..", GOOD)], "parts", settings=Settings(DOCSASSISTANT_DATA_DIR=data_dir)
+    )
+    assert [r.status for r in report.results] == ["failed"]
+    assert not left.exists()
+    assert list((data_dir / "upload-staging").iterdir()) == []  # the lock files went too
+
+
+def test_a_killed_uploads_staged_files_go_when_the_page_opens(uploads_dir) -> None:
+    left = _killed_upload(get_settings().data_dir)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert not left.exists()
+
+
+def test_a_batch_running_in_this_process_is_not_swept(tmp_path: Path) -> None:
+    """Another session's upload in the same process owns its staging folder while it runs."""
+    import threading
+
+    from docsassistant.config import Settings
+
+    settings = Settings(DOCSASSISTANT_DATA_DIR=tmp_path / "data")
+    root = uploads.staging_root(settings)
+    staged, release = threading.Event(), threading.Event()
+
+    class Stop(Exception):
+        pass
+
+    def hold(progress) -> None:
+        staged.set()
+        release.wait(30)
+        raise Stop  # ends the batch before it needs the store
+
+    errors: list[BaseException] = []
+
+    def first_session() -> None:
+        try:
+            uploads.save_and_index(
+                [Upload("good.md", GOOD), Upload("..", GOOD)], "parts", settings=settings, progress=hold
+            )
+        except Stop as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=first_session)
+    thread.start()
+    try:
+        assert staged.wait(30)
+        [running] = [p for p in root.iterdir() if p.is_dir()]
+        assert uploads.sweep_stale_staging(root) == []
+        uploads.save_and_index([Upload("..", GOOD)], "parts", settings=settings)  # a second session
+        assert (running / "good.md").is_file()
+    finally:
+        release.set()
+        thread.join(30)
+    assert len(errors) == 1 and list(root.iterdir()) == []  # the batch cleaned up after itself

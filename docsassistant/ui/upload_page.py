@@ -206,6 +206,8 @@ def main() -> None:
     from docsassistant.health import check_database
 
     settings = get_settings()
+    # Staged files of a batch whose process was killed: removed now, not an hour later.
+    uploads.sweep_stale_staging(uploads.staging_root(settings))
     st.title("Upload and index")
     st.caption(
         "Upload documentation files into a component. Files are indexed one by one; a file that "

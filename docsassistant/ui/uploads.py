@@ -4,16 +4,19 @@ Uploads live under `data_dir/uploads/<component>/<file name>`; the component fol
 the indexing base, so a document's `source_path` is its bare file name. Only the base
 name of an upload is used (no path traversal). A batch is first written to a private
 staging folder and indexed from there; only files that index successfully move into the
-uploads folder, so a broken new version never replaces a good stored file.
+uploads folder, so a broken new version never replaces a good stored file. A batch owns
+its staging folder through a lock file beside it; what a killed process left behind is
+removed at the next upload or page start, whatever its age.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
-import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,11 +96,10 @@ def save_and_index(
         if progress:
             progress(Progress(len(report.results), total, result))
 
-    staging_root = settings.data_dir / "upload-staging"
-    sweep_stale_staging(staging_root)
-    staging = staging_root / uuid.uuid4().hex
+    root = staging_root(settings)
+    sweep_stale_staging(root)
     staged: dict[str, Path] = {}
-    try:
+    with staging_batch(root) as staging:
         for upload in uploads:
             shown = strip_controls(upload.name or "") or "(no name)"
             try:
@@ -134,8 +136,6 @@ def save_and_index(
             settings=settings,
             progress=indexed,
         )
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return report
 
 
@@ -150,18 +150,83 @@ def keep(staged: Path, target: Path, result: FileResult) -> None:
         result.reason = f"Indexed, but the file could not be stored for re-indexing: {exc}."
 
 
-def sweep_stale_staging(root: Path, max_age_s: float = 3600) -> None:
-    """Remove staging folders left by a process that was killed mid-upload (a live upload
-    touches its folder within seconds, so an hour-old one has no owner)."""
-    if not root.is_dir():
-        return
-    cutoff = time.time() - max_age_s
-    for folder in root.iterdir():
+def staging_root(settings: Settings | None = None) -> Path:
+    return (settings or get_settings()).data_dir / "upload-staging"
+
+
+@contextlib.contextmanager
+def staging_batch(root: Path) -> Iterator[Path]:
+    """A new staging folder (created by the caller when it stages a file), owned while the
+    `with` lasts and removed after it.
+
+    Ownership is an exclusive flock on `<folder>.lock`, taken before the folder exists:
+    the kernel drops it when the process dies, however it dies, and flock locks taken
+    through separate opens conflict also within one process, so another session's batch
+    in this process is seen as owned too.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    name = uuid.uuid4().hex
+    lock_path = root / f"{name}.lock"
+    fd = _own(lock_path)
+    try:
+        yield root / name
+    finally:
+        shutil.rmtree(root / name, ignore_errors=True)
+        lock_path.unlink(missing_ok=True)
+        os.close(fd)  # released last: a sweep never sees the folder without its owner
+
+
+def _own(lock_path: Path) -> int:
+    """Open and lock `lock_path`, waiting; retried when a sweep removed the file between our
+    open and our lock (the lock would then be on a file nobody else can find)."""
+    while True:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if _still_named(fd, lock_path):
+            return fd
+        os.close(fd)
+
+
+def _still_named(fd: int, path: Path) -> bool:
+    try:
+        here, there = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def sweep_stale_staging(root: Path) -> list[str]:
+    """Remove the staging folders (and lock files) of batches no live process owns: those of
+    a process killed mid-upload, of any age. A batch still running, in this process or
+    another, holds its lock and is left alone. Returns the names removed."""
+    try:
+        entries = list(root.iterdir())
+    except OSError:  # no staging folder yet (or unreadable): nothing to sweep
+        return []
+    names = sorted({e.name.removesuffix(".lock") for e in entries if e.name.endswith(".lock") or e.is_dir()})
+    removed = []
+    for name in names:
+        lock_path = root / f"{name}.lock"
         try:
-            if folder.stat().st_mtime < cutoff:
-                shutil.rmtree(folder, ignore_errors=True)
+            # Created when missing: a folder left by an older version has no lock file.
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError:
             continue
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # a live batch
+            if not _still_named(fd, lock_path):
+                continue  # another sweep removed it meanwhile (a new owner may have taken the name)
+            shutil.rmtree(root / name, ignore_errors=True)
+            lock_path.unlink(missing_ok=True)
+            removed.append(name)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
 
 
 def _named(result: FileResult, folder: Path) -> FileResult:
