@@ -280,3 +280,40 @@ def test_a_batch_running_in_this_process_is_not_swept(tmp_path: Path) -> None:
         release.set()
         thread.join(30)
     assert len(errors) == 1 and list(root.iterdir()) == []  # the batch cleaned up after itself
+
+
+def test_a_file_over_the_apps_limit_reaches_the_page_and_gets_a_row(uploads_dir, monkeypatch) -> None:
+    """QA: a file over the limit had no row in the batch report. The file picker was given
+    the app's own limit, so the browser refused the file unsent, and the form's
+    clear-on-submit then removed even the picker's mark. The picker now takes every file
+    Streamlit's server accepts (server.maxUploadSize); the page refuses one over
+    DOCSASSISTANT_MAX_UPLOAD_MB itself, in a row saying why and what to do. Files over the
+    server's limit never reach the app: the page says so under the report."""
+    import streamlit as st
+
+    monkeypatch.setenv("DOCSASSISTANT_MAX_UPLOAD_MB", "1")
+    get_settings.cache_clear()
+    try:
+        uploads.save_and_index([Upload("gears.md", GOOD.replace(b"Sprocket", b"Gear"))], "parts")
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        at.switch_page(PAGE).run()
+        server_mb = st.get_option("server.maxUploadSize")
+        assert server_mb > 1 and at.file_uploader[0].proto.max_upload_size_mb == server_mb
+        big = b"# Big\n\n" + b"word " * (300 * 1024)  # 1.5 MB
+        at.selectbox(key="upload_component").select("parts")
+        at.file_uploader[0].set_value(
+            [("big.md", big, "text/markdown"), ("sprockets.md", GOOD, "text/markdown")]
+        )
+        [upload] = [b for b in at.button if b.label == "Upload and index"]
+        upload.click().run()
+        assert not at.exception, at.exception
+        rows = at.dataframe[0].value
+        status = dict(zip(rows["file"], rows["status"], strict=True))
+        reason = dict(zip(rows["file"], rows["reason"], strict=True))
+        assert status == {"big.md": "failed", "sprockets.md": "added"}
+        assert "big.md is 1.5 MB; the limit is 1 MB per file" in reason["big.md"]
+        assert "not indexed" in reason["big.md"] and "DOCSASSISTANT_MAX_UPLOAD_MB" in reason["big.md"]
+        notes = " ".join(c.value for c in at.caption)
+        assert f"larger than {server_mb} MB" in notes and "server.maxUploadSize" in notes
+    finally:
+        get_settings.cache_clear()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import streamlit as st
@@ -49,8 +48,11 @@ def upload_section(settings: Settings, components: list[str], store_error: str |
             "Files",
             accept_multiple_files=True,
             key="uploader",
-            max_upload_size=max(1, math.ceil(settings.max_upload_mb)),
-            help=f"Supported: {', '.join(SUPPORTED_EXTENSIONS)}. At most {settings.max_upload_mb:g} MB per file.",
+            # Streamlit's own limit, not the app's: a file the picker refuses is never sent, and
+            # clear_on_submit wipes its mark, so it would vanish from the report. One over the
+            # app's limit is sent, and refused by check_size in a row that says why.
+            max_upload_size=picker_limit_mb(),
+            help=f"Supported: {', '.join(SUPPORTED_EXTENSIONS)}. At most {effective_limit_mb(settings):g} MB per file.",
         )
         clicked = st.form_submit_button("Upload and index", type="primary", icon=":material/upload:")
     if clicked:
@@ -63,6 +65,16 @@ def upload_section(settings: Settings, components: list[str], store_error: str |
         else:
             run_upload([uploads.Upload.from_streamlit(f) for f in files], component, settings)
     show_results()
+
+
+def picker_limit_mb() -> int:
+    """The per-file limit of Streamlit's upload endpoint (server.maxUploadSize, in MB)."""
+    return max(1, int(st.get_option("server.maxUploadSize")))
+
+
+def effective_limit_mb(settings: Settings) -> float:
+    """The largest file an upload can index: the app's limit, or Streamlit's if lower."""
+    return min(settings.max_upload_mb, picker_limit_mb())
 
 
 def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) -> None:
@@ -119,6 +131,14 @@ def show_results() -> None:
             "chunks": st.column_config.NumberColumn("Chunks"),
             "reason": st.column_config.TextColumn("Reason", width="large"),
         },
+    )
+    # Such files are refused in the browser and never reach this script: no row is possible.
+    limit = picker_limit_mb()
+    st.caption(
+        f"Files larger than {limit} MB are not in this table: the file picker refuses them before "
+        "they are sent (it marks them until you press the button), so they were not indexed. Split "
+        f"such a file, or raise Streamlit's server.maxUploadSize ({limit} MB, in .streamlit/config.toml) "
+        "and DOCSASSISTANT_MAX_UPLOAD_MB."
     )
 
 

@@ -65,7 +65,8 @@ def check_size(name: str, size: int, settings: Settings | None = None) -> None:
     if size > size_limit_bytes(settings):
         raise UploadRejected(
             f"{name} is {size / 1024 / 1024:.1f} MB; the limit is {settings.max_upload_mb:g} MB per file "
-            "(DOCSASSISTANT_MAX_UPLOAD_MB)."
+            "(DOCSASSISTANT_MAX_UPLOAD_MB), so it was not indexed. Split it into smaller files, or "
+            "raise DOCSASSISTANT_MAX_UPLOAD_MB."
         )
     if size == 0:
         raise UploadRejected(f"{name} is empty.")
