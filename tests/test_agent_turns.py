@@ -371,19 +371,19 @@ def test_unsupported_claim_regenerates_once_then_is_flagged(corpus: Path, routed
 
 def test_regeneration_that_drops_the_claim_is_grounded(corpus: Path, routed: RoutedFake) -> None:
     two_source_turn(routed)
-    routed.script("generate", "The default timeout is thirty seconds [2]. The client retries forever [1].")
+    routed.script("generate", "The default timeout is thirty seconds [1]. The client retries forever [2].")
     routed.script_json(
         "verify",
         {
             "claims": [
-                {"claim": "The default timeout is thirty seconds.", "supported": True, "sources": [2]},
+                {"claim": "The default timeout is thirty seconds.", "supported": True, "sources": [1]},
                 {"claim": "The client retries forever.", "supported": False, "sources": []},
             ]
         },
     )
-    routed.script("generate", "The default timeout is thirty seconds [2].")
+    routed.script("generate", "The default timeout is thirty seconds [1].")
     record = run_turn("How do retries and timeouts work?")  # the second verification is deterministic
-    assert record["answer"] == "The default timeout is thirty seconds [2]."
+    assert record["answer"] == "The default timeout is thirty seconds [1]."  # [1] is timeouts.md
     assert record["verification"]["status"] == "grounded" and record["verification"]["regenerated"] is True
     assert "grounded" in flag_kinds(record) and "unsupported_claims" not in flag_kinds(record)
 

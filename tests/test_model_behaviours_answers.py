@@ -398,6 +398,29 @@ def test_a_yes_to_a_setting_the_source_never_names_is_not_grounded(
         assert "unsupported_claims" in flags(record)
 
 
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("The default request timeout is sixty seconds [1].", False),  # a figure in words
+        ("The default request timeout is `60` seconds [1].", False),  # a figure in inline code
+        ("Set `REQUEST_TIMEOUT_S` to change the request timeout [1].", False),  # a made-up setting
+        ("Set request.timeout_s to change the request timeout [1].", False),
+        ("The default request timeout is thirty seconds; set `CLIENT_TIMEOUT` to change it [1].", True),
+    ],
+)
+def test_a_wrong_figure_or_setting_name_the_verifier_passes_is_not_grounded(
+    docs: Path, model: ShapeFake, answer: str, grounded: bool
+) -> None:
+    """QA round 9 (s25, s26, s32): a verifier that passes whatever it is given (faithfulness
+    verdicts that do not follow the context, ragas#1689) let through "sixty seconds", a `60`
+    in backquotes, and a setting name no source gives, because the number check read only
+    digits outside code and names were checked only in a yes to a question."""
+    record = _timeout_turn(model, "What is the default request timeout?", answer, answer.split(" [")[0])
+    assert ("grounded" in flags(record)) is grounded, flags(record)
+    if not grounded:
+        assert "unsupported_claims" in flags(record)
+
+
 def test_a_statement_the_opposite_of_its_source_is_not_grounded(docs: Path, model: ShapeFake) -> None:
     """A verifier passes an answer that repeats its source with one word flipped (open
     judges' faithfulness verdicts that do not follow the context, ragas#1689; sycophantic

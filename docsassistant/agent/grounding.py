@@ -107,6 +107,7 @@ _NUMBER = re.compile(r"(?<![\w.\[])(\d+(?:[.,]\d+)*)(?![\d\]])")
 # no-break or thin space).
 _GROUPED = re.compile(r"(?<![\w.\[])(\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+)(?![\d\]])")
 CODE_SPANS = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+FENCED_CODE = re.compile(r"```.*?(?:```|$)", re.S)
 _LIST_ORDINAL = re.compile(r"^\s*\d+[.)]\s", re.M)
 _NUMBER_WORDS = {
     word: str(value)
@@ -174,14 +175,44 @@ def _numbers(text: str) -> set[str]:
     )
 
 
+# A figure in inline code is still a figure ("the timeout is `60` seconds"); other code
+# (versions in commands, examples) is not checked.
+_BARE_FIGURE = re.compile(r"`\s*(\d+(?:[.,]\d+)*)\s*([A-Za-z%]{0,4})\s*`")
+# "sixty seconds": a number word before a unit or a counted thing. Only then: "two ways to
+# do it" is rarely a figure the source states ("one" and "zero" never are checked).
+_UNITS = (
+    "seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|milliseconds?|times|retries|attempts|"
+    "connections?|requests?|percent|[kmgt]b|bytes?|characters?|tokens?|dimensions?|threads?|workers?|"
+    "replicas?|nodes?|shards?|partitions?|chunks?|documents?|files?|results?|rows?|columns?|lists?|bits?"
+)
+_WORD_FIGURE = re.compile(
+    r"\b(" + "|".join(w for w in _NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand")) + r")"
+    rf"\s+(?:{_UNITS})\b",
+    re.I,
+)
+
+
+def _bare_figure(match: re.Match[str]) -> str:
+    figure = _BARE_FIGURE.fullmatch(match.group(0))
+    return f" {figure.group(1)} {figure.group(2)} " if figure else " "
+
+
+def _word_figures(prose: str) -> list[str]:
+    """Figures written as words in the answer ("sixty seconds" states 60); scaled ones
+    ("twenty thousand") are read by `_stated`."""
+    scaled = {m.start() for m in _SCALED_WORDS.finditer(prose)}
+    return [_NUMBER_WORDS[m.group(1).lower()] for m in _WORD_FIGURE.finditer(prose) if m.start() not in scaled]
+
+
 def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question: str = "") -> list[str]:
     """Numbers in the answer's prose that appear in none of its cited sources (nor in the
     question): "5 GB [1]" citing a page about connection limits. Code, citation markers and
     list numbering are left out; a source's number and ordinal words count ("thirty seconds"
     backs 30, "the second step" backs "2nd"), and so does a scale ("10k" is 10,000). Numbers
     are returned without thousands separators."""
-    prose = _LIST_ORDINAL.sub(" ", CODE_SPANS.sub(" ", answer))
+    prose = _LIST_ORDINAL.sub(" ", CODE_SPANS.sub(_bare_figure, answer))
     stated = _stated(prose)
+    stated += [n for n in _word_figures(prose) if n not in stated]
     backed = _numbers(question)
     for source in cited_sources:
         backed |= _numbers(
@@ -200,8 +231,12 @@ def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question:
 _BACKQUOTED = re.compile(r"`([^`\s]{2,80})`")
 
 
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "a.k.a"})
+
+
 def _identifiers(text: str) -> list[str]:
-    return [*_BACKQUOTED.findall(text), *(t for t in code_terms(text) if re.search(r"[_.:]", t))]
+    found = [*_BACKQUOTED.findall(text), *(t for t in code_terms(text) if re.search(r"[_.:]", t))]
+    return [t for t in found if t.lower().strip(".") not in _ABBREVIATIONS]
 
 
 def unbacked_identifiers(text: str, cited_sources: list[dict[str, Any]]) -> list[str]:

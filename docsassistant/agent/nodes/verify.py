@@ -11,7 +11,13 @@ from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.coverage import unchecked_sentences
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.grounding import judge, obeyed_orders, unbacked_identifiers, unbacked_numbers
+from docsassistant.agent.grounding import (
+    FENCED_CODE,
+    judge,
+    obeyed_orders,
+    unbacked_identifiers,
+    unbacked_numbers,
+)
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.reversals import affirms, is_yes_no, reversed_statements
@@ -67,6 +73,10 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
         unbacked += unbacked_identifiers(question, cited_sources)
+    # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
+    # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
+    named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources)
+    unbacked += [name for name in named if name not in unbacked]
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
     reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
