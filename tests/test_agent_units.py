@@ -711,6 +711,27 @@ def test_thinking_is_cut_and_a_quoted_tag_is_not(content: str, kept: str | None)
     assert without_thinking(content) == (content if kept is None else kept)
 
 
+def test_a_draft_is_no_answer_until_its_reasoning_closes_or_its_reply_ends() -> None:
+    """Reasoning streamed with no opening `<think>` (open-webui/open-webui#9808), its
+    `</think>` split over tokens as a real tokenizer splits it: the half-arrived tag is never
+    drawn, and the draft is the answer only after the tag, or once generate ends."""
+    from docsassistant.ui.render import StreamedDraft
+
+    draft = StreamedDraft()
+    drawn = []
+    for piece in ("Maybe", " five", "?\n", "</", "thi", "nk", ">\n\n", "Three", " times [1]."):
+        drawn.append((draft.add({"type": "token", "call": "a", "text": piece}), draft.is_answer))
+    assert [shown for shown, _ in drawn[:7]] == ["Maybe", "Maybe five", *["Maybe five?\n"] * 4, ""]
+    assert not any(is_answer for _, is_answer in drawn[:6])
+    assert drawn[-1] == ("Three times [1].", True)
+    plain = StreamedDraft()
+    assert plain.add({"type": "token", "call": "b", "text": "Three times [1]."}) and not plain.is_answer
+    plain.add({"type": "node_end", "node": "generate"})
+    assert plain.is_answer
+    plain.add({"type": "node_start", "node": "generate"})  # a regeneration: a new draft
+    assert not plain.is_answer and plain.text == ""
+
+
 @pytest.mark.parametrize(
     ("content", "kept"),
     [

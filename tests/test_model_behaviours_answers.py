@@ -156,6 +156,66 @@ def test_reasoning_is_not_shown_while_the_answer_streams(docs: Path, model: Shap
     assert drawn[-1] == "The client retries failed requests three times [1]."
 
 
+def _live_page(events: list) -> None:
+    """The chat page's answer area after these events of a running turn (an AppTest script:
+    it runs on its own, so its annotations name builtins only)."""
+    from docsassistant.ui.render import LiveTurn
+
+    live = LiveTurn()
+    for evt in events:
+        live.on_event(evt)
+
+
+def _answer_area(events: list[dict[str, Any]]) -> tuple[str, str]:
+    """(markdown, captions) the live view draws after `events` (the trace box's markdown
+    lists tool calls and hits, never the answer's words)."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_live_page, kwargs={"events": events}, default_timeout=30).run()
+    assert not at.exception, at.exception
+    return "\n".join(m.value for m in at.markdown), "\n".join(c.value for c in at.caption)
+
+
+UNOPENED_REASONING = "The user asks about retries. Maybe five times?\n</think>\n\n"
+
+
+def test_reasoning_without_its_opening_tag_is_not_drawn_as_the_answer(docs: Path, model: ShapeFake) -> None:
+    """deepseek-r1 distills and qwen3 behind a template that already opened `<think>` stream
+    their reasoning with only the closing tag (open-webui/open-webui#9808 "Deepseek-R1
+    ChatTemplate Missing <think> Tag in Response", https://github.com/open-webui/open-webui/issues/9808;
+    deepseek-ai/DeepSeek-R1#352; xorbitsai/inference#2805, also seen with Ollama). The chat
+    page drew that reasoning as the answer until `</think>` arrived (QA): until then a draft
+    is drawn only as a draft, marked as possibly reasoning; after it, only what follows."""
+    from docsassistant.agent.runner import stream_turn
+
+    model.search("HTTP client retries")
+    model.script("generate", UNOPENED_REASONING + "The client retries failed requests three times [1].")
+    events = list(stream_turn(ASK, component="core"))
+    tokens = [i for i, e in enumerate(events) if e["type"] == "token"]
+    closing = next(i for i in tokens if "</think>" in events[i]["text"])
+    assert tokens.index(closing) > 5, "the reasoning was not streamed token by token"
+
+    answer, captions = _answer_area(events[:closing])  # the reasoning streamed, its `</think>` not yet
+    assert "five" not in answer, "reasoning drawn as the answer"
+    assert "five" in captions and "Draft" in captions  # shown, but as a draft that may be reasoning
+
+    generate_end = next(
+        i for i, e in enumerate(events) if e["type"] == "node_end" and e.get("node") == "generate"
+    )
+    answer, captions = _answer_area(events[:generate_end])  # the whole reply, not yet checked
+    assert "three times" in answer and "five" not in answer + captions
+
+    # No `</think>` by the end of the reply: all of it is the answer.
+    model.search("HTTP client retries")
+    model.script("generate", "The client retries failed requests three times [1].")
+    events = list(stream_turn(ASK, component="core"))
+    generate_end = next(
+        i for i, e in enumerate(events) if e["type"] == "node_end" and e.get("node") == "generate"
+    )
+    answer, captions = _answer_area(events[: generate_end + 1])
+    assert "three times" in answer and "Draft" not in captions
+
+
 def test_only_the_answer_is_drawn_while_it_streams(docs: Path, model: ShapeFake) -> None:
     """What else streamed into the answer area (QA round 8a): llama3.1 writes its tool call
     as text in `content` (ollama#13519, #11185), a follow-up's standalone rewrite streamed

@@ -10,6 +10,7 @@ tests look for them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -354,37 +355,64 @@ def render_search_results(
 # A draft that opens like this is a tool call written as text (JSON, `<|python_tag|>`,
 # `<tool_call>`, `<function=…>`, a fence), not an answer: it is not drawn while it streams.
 _CALL_SHAPED = ("{", "<|", "<tool_call", "<function", "```json", "[{")
+# A `</think>` still arriving token by token at the end of the draft ("…\n</th").
+_CLOSING_TAG_ARRIVING = re.compile(r"[ \t]*<(?:/(?:t(?:h(?:i(?:n(?:k)?)?)?)?)?)?$")
+# Over a draft that may still be reasoning (see StreamedDraft.is_answer).
+DRAFT_NOTE = (
+    ":material/psychology: Draft, shown as it streams: it may still turn out to be the "
+    "model's reasoning, which is not part of the answer."
+)
 
 
 def visible_answer(streamed: str) -> str:
     """What the reader sees of an answer still streaming: a thinking model's reasoning is
-    cut as in the finished reply, and so is a `<think>` tag still arriving token by token;
-    call-shaped text is not shown. (Reasoning that has no opening tag can only be told apart
-    once its `</think>` arrives.)"""
+    cut as in the finished reply, and so is a `<think>` or `</think>` tag still arriving
+    token by token; call-shaped text is not shown. (Reasoning that has no opening tag can
+    only be told apart once its `</think>` arrives: until then `StreamedDraft.is_answer`
+    is False.)"""
     if "<think>".startswith(streamed.strip()):
         return ""
     text = without_thinking(streamed) if "think>" in streamed else streamed
+    text = _CLOSING_TAG_ARRIVING.sub("", text)
     return "" if text.lstrip().startswith(_CALL_SHAPED) else text
+
+
+def reasoning_closed(streamed: str) -> bool:
+    """Whether a `</think>` ended reasoning at the start of the draft (what follows it is
+    the answer); a `</think>` the answer only talks about does not count."""
+    return "</think>" in streamed and without_thinking(streamed) != streamed
 
 
 class StreamedDraft:
     """The answer text of a running turn, fed its events: a new generate step or a new
     model call (a regeneration asking for citations) starts the draft over, so two drafts
-    are never drawn glued together."""
+    are never drawn glued together.
+
+    Some models stream their reasoning with no opening `<think>` (their template wrote
+    it), so any draft may be reasoning until a `</think>` arrives: `is_answer` says when
+    the text can be drawn as the answer (a `</think>` closed the reasoning, or the reply
+    ended without one, its generate step done)."""
 
     def __init__(self) -> None:
         self.text = ""
         self.call: str | None = None
+        self.ended = False
 
     def add(self, evt: dict[str, Any]) -> str:
-        """The text to draw after `evt` (a `token` or `node_start` event)."""
+        """The text to draw after `evt` (a `token`, `node_start` or `node_end` event)."""
         if evt.get("type") == "node_start" and evt.get("node") == "generate":
-            self.text, self.call = "", None
+            self.text, self.call, self.ended = "", None, False
+        elif evt.get("type") == "node_end" and evt.get("node") == "generate":
+            self.ended = True
         elif evt.get("type") == "token":
             if evt.get("call") != self.call:
-                self.text, self.call = "", evt.get("call")
+                self.text, self.call, self.ended = "", evt.get("call"), False
             self.text += evt.get("text", "")
         return visible_answer(self.text)
+
+    @property
+    def is_answer(self) -> bool:
+        return self.ended or reasoning_closed(self.text)
 
 
 class LiveTurn:
@@ -405,11 +433,18 @@ class LiveTurn:
         kind = evt.get("type")
         shown = self.draft.add(evt)
         if kind == "token":
-            if shown:
-                self.answer_box.markdown(safe_markdown(shown) + " ▌")
-            else:
+            if not shown:
                 self.answer_box.caption("Writing the answer…")
+            elif self.draft.is_answer:
+                self.answer_box.markdown(safe_markdown(shown) + " ▌")
+            else:  # may still be reasoning: drawn as a draft, never as the answer
+                with self.answer_box.container():
+                    st.caption(DRAFT_NOTE)
+                    st.caption(safe_markdown(shown) + " ▌")
             return
+        if kind == "node_end" and evt.get("node") == "generate" and shown:
+            # The reply ended: no `</think>` came, so all of it is the answer (being checked).
+            self.answer_box.markdown(safe_markdown(shown))
         if kind == "turn_complete":
             self.finish(evt["record"], evt.get("thread_id"))
             return
