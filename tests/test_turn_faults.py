@@ -183,6 +183,33 @@ def test_ollama_http_error_ends_the_turn_recorded(corpus: Path, hooked: HookedFa
     assert follow_up.status == "completed" and phrase in follow_up.answer
 
 
+def test_ollama_answering_model_not_found_says_which_model_to_pull(corpus: Path, hooked: HookedFake) -> None:
+    """Ollama answers a chat for a model it does not have with HTTP 404 `model "…" not found,
+    try pulling it first` (ollama/ollama#718; the client raises it as `ResponseError`,
+    ollama/ollama-python#149), e.g. when the model was removed after the turn's health check.
+    The turn's message said "check that `ollama serve` is running", which it is; it now
+    names the command that fixes it. A 500 (a crashed model runner) points at Ollama's log.
+    Sent by the fake server as an HTTP error status, read by the real ChatOllama client."""
+    question, phrase = QUESTIONS["auth.md"]
+    hooked.replies[1] = ("error", (404, 'model "llama3.1:8b" not found, try pulling it first'))
+    record = run_turn(question)
+    assert record.status == "failed" and record.answer.startswith("I had to stop before answering")
+    reason = record.stop_reason or ""
+    assert "`ollama pull llama3.1:8b`" in reason and "DOCSASSISTANT_CHAT_MODEL" in reason, reason
+    assert "HTTP 404" in reason and "ask again: your question is kept" in reason
+    assert "is running" not in reason  # no advice to start what already answered
+
+    hooked.replies[len(hooked.requests) + 1] = ("error", (500, "llama runner process has terminated"))
+    crashed = run_turn(question, record.thread_id)
+    reason = crashed.stop_reason or ""
+    assert crashed.status == "failed" and "HTTP 500" in reason
+    assert "llama runner process has terminated" in reason  # Ollama's own words
+    assert "log" in reason and "restart `ollama serve`" in reason and "ollama pull" not in reason, reason
+    assert "Check that `ollama serve` is running" not in reason  # it answered: it is running
+    follow_up = run_turn(question, record.thread_id)
+    assert follow_up.status == "completed" and phrase in follow_up.answer
+
+
 def test_a_stopped_turns_error_text_stays_out_of_later_prompts(corpus: Path, hooked: HookedFake) -> None:
     """The stop message ("I had to stop before answering: Ollama … HTTP 502 …") is for the
     user; the model's later prompts say only that the turn had no answer, so it neither

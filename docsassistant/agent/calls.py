@@ -133,8 +133,36 @@ def usage(message: BaseMessage | None) -> dict[str, int]:
     return {"model_calls": 1, "prompt_tokens": int(meta.get("input_tokens", 0))}
 
 
+def _model_name(llm: Any) -> str:
+    """The Ollama model a (possibly tool-bound) chat model calls; the configured one if unknown."""
+    for candidate in (llm, getattr(llm, "bound", None)):
+        if isinstance(getattr(candidate, "model", None), str):
+            return candidate.model
+    from docsassistant.config import get_settings
+
+    return get_settings().chat_model
+
+
+def ollama_error_message(exc: Any, model: str) -> str:
+    """What to do about an HTTP error status from Ollama (the ollama client's `ResponseError`).
+    It answered, so it is running: "start `ollama serve`" would mislead."""
+    status = getattr(exc, "status_code", -1)
+    said = " ".join(str(getattr(exc, "error", exc)).split())[:300]
+    if status == 404:  # /api/chat's "model … not found, try pulling it first"
+        return (
+            f"Ollama does not have the model {model!r} (HTTP 404: {said}). Run `ollama pull {model}` "
+            "(or set DOCSASSISTANT_CHAT_MODEL to a model you have), then ask again: your question is kept"
+        )
+    # -1: an error line inside a streamed reply, which has no status of its own.
+    answered = f"answered HTTP {status}" if status > 0 else "reported an error during the reply"
+    return (
+        f"Ollama {answered} ({said}). Check its log (a crashed model runner, not enough memory) "
+        "and restart `ollama serve` if it keeps failing, then ask again: your question is kept"
+    )
+
+
 @contextmanager
-def _model_errors() -> Iterator[None]:
+def _model_errors(model: str) -> Iterator[None]:
     try:
         yield
     except (httpx.ConnectError, ConnectionError) as exc:
@@ -159,10 +187,7 @@ def _model_errors() -> Iterator[None]:
         ) from exc
     except Exception as exc:
         if type(exc).__name__ == "ResponseError":  # the ollama client's HTTP error
-            raise ModelCallFailed(
-                f"Ollama returned an error ({exc}). Check that `ollama serve` is running and what its "
-                "log says (a crashed model runner, not enough memory), then ask again: your question is kept"
-            ) from exc
+            raise ModelCallFailed(ollama_error_message(exc, model)) from exc
         raise
 
 
@@ -190,7 +215,7 @@ def with_tools(llm: BaseChatModel, tools: list[Any]) -> Any:
 
 def invoke(llm: BaseChatModel | Any, messages: list[BaseMessage]) -> AIMessage:
     """Invoke a chat model (or a tool-bound one); streaming callbacks still fire."""
-    with _model_errors(), _time_limit() as config:
+    with _model_errors(_model_name(llm)), _time_limit() as config:
         reply = llm.invoke(messages, config=config)
     check_prompt_read(messages, reply, _num_ctx(llm))
     if isinstance(reply.content, str) and "think>" in reply.content:
@@ -212,7 +237,7 @@ def invoke_structured(
         ("structured", schema),
         lambda: llm.with_structured_output(schema, method="json_schema", include_raw=True),
     )
-    with _model_errors(), _time_limit() as config:
+    with _model_errors(_model_name(llm)), _time_limit() as config:
         out = runnable.invoke(messages, config=config)
     check_prompt_read(messages, out.get("raw"), _num_ctx(llm))
     return out.get("parsed"), out.get("raw")
