@@ -196,6 +196,56 @@ def test_without_ollama_the_page_says_what_to_run_and_still_searches(indexed, mo
     assert "thread" not in at.query_params  # nothing was recorded
 
 
+def conversation(at: AppTest) -> list[tuple[str, str]]:
+    """The chat messages in page order: (who, what it says)."""
+    return [(m.name, texts(m)) for m in at.chat_message]
+
+
+def test_an_offline_answer_stays_under_its_question_as_later_turns_come(
+    indexed, cooperative_ollama, monkeypatch
+):
+    """QA: a search-only answer given while Ollama was down was drawn again below the turns
+    asked after it once Ollama was back (the stored turns were drawn first, the session's
+    offline answers after them), and one given before a conversation's first recorded turn
+    vanished when that turn opened the thread. Each stays under its own question."""
+    offline_question = "What colour are gadgets painted?"
+    later_question = "What does the widget timeout default to?"
+
+    def ollama(up: bool) -> None:
+        monkeypatch.setenv("OLLAMA_HOST", cooperative_ollama.url if up else "http://127.0.0.1:9")
+        get_settings.cache_clear()
+
+    def questions_and_replies(at: AppTest) -> list[str]:
+        shown = []
+        for who, text in conversation(at):
+            if who == "user":
+                shown.append(text)
+            else:
+                shown.append("offline" if "Search results (no model available)" in text else "answer")
+        return shown
+
+    at = ask(app(), QUESTION)
+    ollama(up=False)
+    ask(at, offline_question)
+    ollama(up=True)
+    ask(at, later_question)
+    expected = [QUESTION, "answer", offline_question, "offline", later_question, "answer"]
+    assert questions_and_replies(at) == expected  # as the question runs
+    at.run()  # any later rerun (a click, a rerun of the page)
+    assert not at.exception, at.exception
+    assert questions_and_replies(at) == expected
+
+    # Offline first, in a new conversation: the recorded turn that opens its thread comes after it.
+    button(at, "New conversation").click().run()
+    ollama(up=False)
+    ask(at, offline_question)
+    ollama(up=True)
+    ask(at, QUESTION)
+    at.run()
+    assert not at.exception, at.exception
+    assert questions_and_replies(at) == [offline_question, "offline", QUESTION, "answer"]
+
+
 def test_component_filter_lists_components(indexed, cooperative_ollama):
     at = app()
     assert at.sidebar.selectbox[0].options == ["All", "kb"]

@@ -85,9 +85,10 @@ def show_notice() -> None:
 
 
 def run_turn_live(
-    question: str, thread_id: str | None, component: str | None, *, explained: bool = False
+    question: str, thread_id: str | None, component: str | None, *, explained: bool = False, after: int = 0
 ) -> str | None:
-    """Stream a turn into the page; returns the thread id (None if nothing was recorded)."""
+    """Stream a turn into the page; returns the thread id (None if nothing was recorded).
+    `after`: how many recorded turns the page shows above it (where an offline answer goes)."""
     from docsassistant.agent.llm import ModelUnavailable
     from docsassistant.agent.runner import stream_turn
     from docsassistant.agent.turn_lock import ThreadBusy
@@ -97,7 +98,7 @@ def run_turn_live(
     try:
         first = next(events)  # input, Ollama, the thread's lock: checked before anything is stored
     except ModelUnavailable as exc:
-        show_offline(question, component, str(exc), thread_id, explained)
+        show_offline(question, component, str(exc), thread_id, explained, after)
         return thread_id
     except (InputError, ThreadBusy) as exc:
         st.warning(str(exc), icon=":material/block:")
@@ -121,13 +122,27 @@ def run_turn_live(
 
 
 def show_offline(
-    question: str, component: str | None, message: str, thread_id: str | None, explained: bool = False
+    question: str,
+    component: str | None,
+    message: str,
+    thread_id: str | None,
+    explained: bool = False,
+    after: int = 0,
 ) -> None:
-    """The model is unavailable: say what to run and show the most relevant passages."""
+    """The model is unavailable: say what to run and show the most relevant passages.
+    Kept in the session (nothing is recorded) with `after`, the number of recorded turns
+    above it, so later reruns draw it in the same place among the turns."""
     from docsassistant.search import search_without_model
 
     hits, note = search_without_model(question, component)
-    result = {"question": question, "hits": hits, "message": message, "note": note, "thread": thread_id}
+    result = {
+        "question": question,
+        "hits": hits,
+        "message": message,
+        "note": note,
+        "thread": thread_id,
+        "after": after,
+    }
     st.session_state.setdefault(OFFLINE_KEY, []).append(result)
     render_offline(result, explained)
 
@@ -202,17 +217,28 @@ def render_chat(settings: Settings) -> None:
             st.caption("Ask a question about the indexed documentation. Every answer cites its sources.")
     if not status["database"]["ok"]:
         return
-    for record in turns:
-        render.render_turn(record)
-    for result in st.session_state.get(OFFLINE_KEY, []):
-        if result["thread"] == thread_id:
-            render_offline(result, explained=not status["ollama"]["ok"])
+    # Offline answers are not recorded turns: each is drawn after the turns that came before
+    # it (drawing them all below the turns put one under questions asked after it).
+    offline = [r for r in st.session_state.get(OFFLINE_KEY, []) if r["thread"] == thread_id]
+    for index in range(len(turns) + 1):
+        for result in offline:
+            if min(result.get("after", 0), len(turns)) == index:
+                render_offline(result, explained=not status["ollama"]["ok"])
+        if index < len(turns):
+            render.render_turn(turns[index])
     # `disable`: no second question while this one runs (the runner's per-thread lock
     # refuses one from another tab).
     question = st.chat_input("Ask about the documentation", submit_mode="disable")
     if question is not None:
-        new_thread = run_turn_live(question, thread_id, component, explained=not status["ollama"]["ok"])
+        new_thread = run_turn_live(
+            question, thread_id, component, explained=not status["ollama"]["ok"], after=len(turns)
+        )
         if new_thread and new_thread != thread_id:
+            # The conversation's first recorded turn opened its thread: the offline answers
+            # asked before it belong to that conversation, above the turn.
+            for result in st.session_state.get(OFFLINE_KEY, []):
+                if result["thread"] == thread_id:
+                    result["thread"] = new_thread
             thread_id = new_thread
             st.query_params["thread"] = thread_id
     sidebar_conversations(thread_id)
