@@ -324,11 +324,14 @@ class FakeOllama:
         models: tuple[str, ...] = ("llama3.1:8b",),
         delay_s: float = 0.0,
         port: int = 0,
+        capabilities: tuple[str, ...] = ("completion", "tools"),
     ) -> None:
-        """Configure the fake; ``delay_s`` is slept before each streamed line; port 0 = free."""
+        """Configure the fake; ``delay_s`` is slept before each streamed line; port 0 = free;
+        ``capabilities`` is what ``/api/show`` reports (a reasoning model adds "thinking")."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         self.mode, self.models, self.delay_s, self.port = mode, tuple(models), delay_s, port
+        self.capabilities = list(capabilities)
         self.url = ""
         self.requests: list[dict[str, Any]] = []
         self._queue: deque[tuple[str, Any]] = deque()
@@ -519,7 +522,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == "/api/show":
             name = str(body.get("model") or body.get("name") or "")
             if self.fake.knows(name):
-                self._send(200, _show_entry(name))
+                self._send(200, {**_show_entry(name), "capabilities": self.fake.capabilities})
             else:
                 self._send(404, {"error": f"model '{name}' not found"})
         elif self.path == "/api/chat":

@@ -156,22 +156,23 @@ def test_reasoning_is_not_shown_while_the_answer_streams(docs: Path, model: Shap
     assert drawn[-1] == "The client retries failed requests three times [1]."
 
 
-def _live_page(events: list) -> None:
+def _live_page(events: list, may_think: bool = True) -> None:
     """The chat page's answer area after these events of a running turn (an AppTest script:
     it runs on its own, so its annotations name builtins only)."""
     from docsassistant.ui.render import LiveTurn
 
-    live = LiveTurn()
+    live = LiveTurn(may_think=may_think)
     for evt in events:
         live.on_event(evt)
 
 
-def _answer_area(events: list[dict[str, Any]]) -> tuple[str, str]:
+def _answer_area(events: list[dict[str, Any]], may_think: bool = True) -> tuple[str, str]:
     """(markdown, captions) the live view draws after `events` (the trace box's markdown
     lists tool calls and hits, never the answer's words)."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_function(_live_page, kwargs={"events": events}, default_timeout=30).run()
+    kwargs = {"events": events, "may_think": may_think}
+    at = AppTest.from_function(_live_page, kwargs=kwargs, default_timeout=30).run()
     assert not at.exception, at.exception
     return "\n".join(m.value for m in at.markdown), "\n".join(c.value for c in at.caption)
 
@@ -214,6 +215,25 @@ def test_reasoning_without_its_opening_tag_is_not_drawn_as_the_answer(docs: Path
     )
     answer, captions = _answer_area(events[: generate_end + 1])
     assert "three times" in answer and "Draft" not in captions
+
+
+def test_a_model_that_cannot_think_streams_its_answer_as_the_answer(docs: Path, model: ShapeFake) -> None:
+    """The draft treatment above is for reasoning models only: Ollama lists `thinking` in
+    a model's `/api/show` capabilities (llama3.1:8b has none), so the default model's
+    answer is drawn as the answer while it streams, not as a grey draft."""
+    from docsassistant.agent.llm import model_may_think
+    from docsassistant.agent.runner import stream_turn
+    from docsassistant.config import get_settings
+
+    assert model_may_think(get_settings()) is False  # the fake reports completion, tools
+    model.capabilities.append("thinking")
+    assert model_may_think(get_settings()) is True
+    model.search("HTTP client retries")
+    model.script("generate", "The client retries failed requests three times [1].")
+    events = list(stream_turn(ASK, component="core"))
+    last_token = max(i for i, e in enumerate(events) if e["type"] == "token")
+    answer, captions = _answer_area(events[:last_token], may_think=False)  # still streaming
+    assert "retries failed" in answer and "Draft" not in captions
 
 
 def test_only_the_answer_is_drawn_while_it_streams(docs: Path, model: ShapeFake) -> None:

@@ -63,6 +63,21 @@ def _http_client() -> httpx.Client:
     return httpx.Client()
 
 
+def model_may_think(settings: Settings, timeout_s: float = 2.0) -> bool:
+    """Whether Ollama lists `thinking` among the chat model's capabilities (`/api/show`).
+    Such a model may stream its reasoning before the answer, sometimes without the opening
+    `<think>`; the chat page then draws a streamed draft as a draft. False when unknown."""
+    host = settings.ollama_host.rstrip("/")
+    try:
+        response = _http_client().post(
+            f"{host}/api/show", json={"model": settings.chat_model}, timeout=timeout_s
+        )
+        response.raise_for_status()
+        return "thinking" in (response.json().get("capabilities") or [])
+    except (httpx.HTTPError, ValueError):
+        return False
+
+
 def check_ollama(settings: Settings, timeout_s: float = 3.0) -> None:
     """Raise ModelUnavailable unless Ollama answers and has the chat model pulled."""
     host = settings.ollama_host.rstrip("/")

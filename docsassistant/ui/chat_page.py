@@ -33,6 +33,13 @@ def _cached_health(ollama_host: str, chat_model: str, database: str) -> dict[str
     return health(get_settings())
 
 
+@st.cache_data(ttl=300, show_spinner=False)
+def _may_think(ollama_host: str, chat_model: str) -> bool:
+    from docsassistant.agent.llm import model_may_think
+
+    return model_may_think(get_settings())
+
+
 def health_status(settings: Settings) -> dict[str, Any]:
     """Health of the database and Ollama, re-checked at most every 15 s per configuration."""
     return _cached_health(
@@ -111,7 +118,9 @@ def run_turn_live(
     with st.chat_message("user"):
         st.markdown(render.plain_markdown(question))
     with st.chat_message("assistant"):
-        live = render.LiveTurn()
+        settings = get_settings()
+        # Only a reasoning model's draft is drawn as a draft until it ends (render.StreamedDraft).
+        live = render.LiveTurn(may_think=_may_think(settings.ollama_host, settings.chat_model))
         try:
             live.on_event(first)
             for evt in events:

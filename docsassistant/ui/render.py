@@ -393,10 +393,11 @@ class StreamedDraft:
     the text can be drawn as the answer (a `</think>` closed the reasoning, or the reply
     ended without one, its generate step done)."""
 
-    def __init__(self) -> None:
+    def __init__(self, may_think: bool = True) -> None:
         self.text = ""
         self.call: str | None = None
         self.ended = False
+        self.may_think = may_think  # False: the model has no reasoning to hide (`model_may_think`)
 
     def add(self, evt: dict[str, Any]) -> str:
         """The text to draw after `evt` (a `token`, `node_start` or `node_end` event)."""
@@ -412,20 +413,20 @@ class StreamedDraft:
 
     @property
     def is_answer(self) -> bool:
-        return self.ended or reasoning_closed(self.text)
+        return not self.may_think or self.ended or reasoning_closed(self.text)
 
 
 class LiveTurn:
     """Draws a running turn: the trace box fills as events arrive, then the answer streams."""
 
-    def __init__(self) -> None:
+    def __init__(self, may_think: bool = True) -> None:
         self.status = st.status("Thinking…", expanded=True)
         self._label("Thinking…")
         with self.status:
             self.trace_box = st.empty()
         self.trace: list[dict[str, Any]] = []
         self.answer_box = st.empty()
-        self.draft = StreamedDraft()
+        self.draft = StreamedDraft(may_think)
         self.record: TurnRecord | None = None
         self.thread_id: str | None = None
 
