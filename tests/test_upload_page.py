@@ -24,13 +24,31 @@ pytestmark = pytest.mark.usefixtures("fresh_streamlit_caches")
 
 @pytest.fixture
 def uploads_dir(clean_db):
-    """An empty uploads folder for a clean store."""
+    """An empty uploads folder, and no batch reports, for a clean store."""
     import shutil
 
     root = uploads.uploads_root()
-    shutil.rmtree(root, ignore_errors=True)
+    reports = root.parent / "upload-reports"  # a report left unseen would show on the next page
+    for folder in (root, reports):
+        shutil.rmtree(folder, ignore_errors=True)
     yield root
-    shutil.rmtree(root, ignore_errors=True)
+    for folder in (root, reports):
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def wait_for_report(at: AppTest, timeout_s: float = 120) -> str:
+    """Rerun the page until it shows a batch report (the batch runs in a worker); its text."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        assert not at.exception, at.exception
+        texts = [e.value for e in [*at.success, *at.warning] if e.value.startswith("Last upload into")]
+        if texts or time.monotonic() > deadline:
+            assert texts, "no batch report was shown"
+            return texts[0]
+        time.sleep(0.3)
+        at.run()
 
 
 def by_name(report) -> dict[str, uploads.FileResult]:
@@ -173,8 +191,7 @@ def test_page_uploads_a_batch(uploads_dir):
     )
     [upload] = [b for b in at.button if b.label == "Upload and index"]
     upload.click().run()
-    assert not at.exception, at.exception
-    assert any("1 added, 1 failed" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "1 added, 1 failed" in wait_for_report(at)
     results = at.dataframe[0].value
     assert dict(zip(results["file"], results["status"], strict=True)) == {
         "sprockets.md": "added",
@@ -306,7 +323,7 @@ def test_a_file_over_the_apps_limit_reaches_the_page_and_gets_a_row(uploads_dir,
         )
         [upload] = [b for b in at.button if b.label == "Upload and index"]
         upload.click().run()
-        assert not at.exception, at.exception
+        wait_for_report(at)
         rows = at.dataframe[0].value
         status = dict(zip(rows["file"], rows["status"], strict=True))
         reason = dict(zip(rows["file"], rows["reason"], strict=True))
@@ -317,3 +334,125 @@ def test_a_file_over_the_apps_limit_reaches_the_page_and_gets_a_row(uploads_dir,
         assert f"larger than {server_mb} MB" in notes and "server.maxUploadSize" in notes
     finally:
         get_settings.cache_clear()
+
+
+def _doc(name: str) -> bytes:
+    return GOOD.replace(b"Sprocket", name.encode())
+
+
+@pytest.fixture
+def gated_chunking(monkeypatch):
+    """Indexing waits at each file's chunking until the test opens the gate (20 s at most,
+    so a page script blocked in it still ends): a batch that is surely still running."""
+    import threading
+
+    from docsassistant import ingest
+
+    gate = threading.Event()
+    real = ingest.chunk_document
+
+    def held(*args, **kwargs):
+        gate.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ingest, "chunk_document", held)
+    yield gate
+    gate.set()
+
+
+def _start_page_upload(component: str, files: list[tuple[str, bytes, str]]) -> AppTest:
+    """Open the upload page, pick `component`, choose `files`, press the button. The click's
+    run may time out (10 s): AppTest then stops the script as Streamlit does when the
+    session ends (request_stop, then the next st.* call raises StopException)."""
+    import contextlib
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE).run()
+    at.selectbox(key="upload_component").select(component)
+    at.file_uploader[0].set_value(files)
+    [upload] = [b for b in at.button if b.label == "Upload and index"]
+    with contextlib.suppress(RuntimeError):  # "AppTest script run timed out"
+        upload.click().run(timeout=10)
+    return at
+
+
+def _wait_indexed(component: str, count: int, timeout_s: float = 120) -> list[str]:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while (
+        (names := [d["source_path"] for d in list_documents(component)])
+        and len(names) < count
+        and time.monotonic() < deadline
+    ):
+        time.sleep(0.3)
+    return names
+
+
+def test_a_batch_goes_on_after_its_page_is_stopped_and_the_next_page_shows_its_report(
+    uploads_dir, gated_chunking, monkeypatch
+):
+    """QA: closing the tab (or a rerun: a click elsewhere) mid-batch stopped the script at its
+    next progress-bar update; the files not yet indexed never were, and nobody was told. The
+    batch now runs in a worker; a page opened later shows the report it missed."""
+    uploads.save_and_index([Upload("gears.md", _doc("Gear"))], "parts")  # makes the component
+    at = _start_page_upload(
+        "parts",
+        [
+            ("alpha.md", _doc("Alpha"), "text/markdown"),
+            ("beta.md", _doc("Beta"), "text/markdown"),
+            ("gamma.md", _doc("Gamma"), "text/markdown"),
+            ("slides.pptx", b"PK..", "application/octet-stream"),
+        ],
+    )
+    assert not at.exception, at.exception
+    at.run()  # a rerun while the batch runs (what a click elsewhere on the page causes)
+    assert not at.exception, at.exception
+    assert at.get("progress"), "the running batch shows its progress"
+    del at  # the session is gone: nothing watches the batch any more
+    monkeypatch.setattr("docsassistant.ui.upload_jobs.UNWATCHED_AFTER_S", 0.0)
+    gated_chunking.set()
+    names = _wait_indexed("parts", 4)
+    assert sorted(names) == ["alpha.md", "beta.md", "gamma.md", "gears.md"]
+
+    fresh = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    fresh.switch_page(PAGE).run()
+    text = wait_for_report(fresh)
+    assert "3 added, 1 failed" in text and "Finished 20" in text, text
+    rows = fresh.dataframe[0].value
+    assert dict(zip(rows["file"], rows["status"], strict=True)) == {
+        "alpha.md": "added",
+        "beta.md": "added",
+        "gamma.md": "added",
+        "slides.pptx": "failed",
+    }
+    assert sorted(p.name for p in (uploads_dir / "parts").iterdir()) == [
+        "alpha.md",
+        "beta.md",
+        "gamma.md",
+        "gears.md",
+    ]
+    assert not any(p.is_dir() for p in uploads.staging_root().iterdir())
+    [dismiss] = [b for b in fresh.button if b.label == "Dismiss"]
+    dismiss.click().run()
+    assert not [w for w in fresh.warning if w.value.startswith("Last upload into")]
+    again = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    again.switch_page(PAGE).run()
+    assert not [w for w in again.warning if w.value.startswith("Last upload into")]
+
+
+def test_two_sessions_batches_run_side_by_side_and_do_not_mix(uploads_dir, gated_chunking):
+    uploads.save_and_index([Upload("gears.md", _doc("Gear"))], "parts")
+    uploads.save_and_index([Upload("cogs.md", _doc("Cog"))], "tools")
+    first = _start_page_upload("parts", [("alpha.md", _doc("Alpha"), "text/markdown")])
+    second = _start_page_upload("tools", [("beta.md", _doc("Beta"), "text/markdown")])
+    gated_chunking.set()
+    assert "1 added" in wait_for_report(first) and "1 added" in wait_for_report(second)
+    assert list(first.dataframe[0].value["file"]) == ["alpha.md"]
+    assert list(second.dataframe[0].value["file"]) == ["beta.md"]
+    assert sorted(d["source_path"] for d in list_documents("parts")) == ["alpha.md", "gears.md"]
+    assert sorted(d["source_path"] for d in list_documents("tools")) == ["beta.md", "cogs.md"]
+    # Both reports reached their own pages: a third visitor is shown neither.
+    third = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    third.switch_page(PAGE).run()
+    assert not [w for w in [*third.success, *third.warning] if w.value.startswith("Last upload into")]

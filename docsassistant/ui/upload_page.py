@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from datetime import datetime
 from typing import Any
 
 import streamlit as st
 
-from docsassistant.agent.faults import database_fault_message
 from docsassistant.config import Settings, get_settings
-from docsassistant.ingest import Progress, validate_component
+from docsassistant.ingest import validate_component
 from docsassistant.inputs import MAX_COMPONENT_CHARS, clean_text
 from docsassistant.loaders import SUPPORTED_EXTENSIONS
-from docsassistant.ui import uploads
+from docsassistant.ui import upload_jobs, uploads
 
-RESULTS_KEY = "upload_results"
+JOB_KEY = "upload_job"  # the id of this session's batch (upload_jobs.REGISTRY)
+SAW_RUNNING_KEY = "upload_job_seen_running"
+ADOPTED_KEY = "upload_missed_checked"
 NOTICE_KEY = "upload_notice"
 
 
@@ -63,8 +66,9 @@ def upload_section(settings: Settings, components: list[str], store_error: str |
         elif not component:
             st.warning("Pick a component or type a new name first.")
         else:
-            run_upload([uploads.Upload.from_streamlit(f) for f in files], component, settings)
-    show_results()
+            # The bytes are read here, in the script thread: Streamlit drops a session's files when it ends.
+            start_upload([uploads.Upload.from_streamlit(f) for f in files], component, settings)
+    show_batch(settings)
 
 
 def picker_limit_mb() -> int:
@@ -77,8 +81,9 @@ def effective_limit_mb(settings: Settings) -> float:
     return min(settings.max_upload_mb, picker_limit_mb())
 
 
-def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) -> None:
-    """Save and index a batch with a progress bar; the results stay shown on later runs."""
+def start_upload(batch: list[uploads.Upload], component: str, settings: Settings) -> None:
+    """Hand the batch to a worker (upload_jobs): it runs to the end even if this page is
+    closed or rerun, which stops this script at its next Streamlit call."""
     try:
         component = validate_component(
             clean_text(component, what="component name", max_chars=MAX_COMPONENT_CHARS)
@@ -86,43 +91,80 @@ def run_upload(batch: list[uploads.Upload], component: str, settings: Settings) 
     except ValueError as exc:
         st.error(str(exc))
         return
-    bar = st.progress(0.0, text=f"Indexing {len(batch)} file(s) into `{component}`…")
+    st.session_state[JOB_KEY] = upload_jobs.REGISTRY.start(batch, component, settings)
 
-    def progress(p: Progress) -> None:
-        chunks = f", {p.result.chunks} chunks" if p.result.chunks else ""
-        bar.progress(
-            p.done / max(p.total, 1),
-            text=f"{p.done}/{p.total} · {p.result.source_path}: {p.result.status}{chunks}",
-        )
 
-    try:
-        with st.spinner("Indexing (the first batch also loads the embedding model)…"):
-            report = uploads.save_and_index(batch, component, settings=settings, progress=progress)
-    except Exception as exc:  # e.g. the database went away: files committed so far stay indexed
-        bar.empty()
-        why = (
-            database_fault_message(exc, retry="upload the files again")
-            or f"{type(exc).__name__}: {exc}. Files indexed before it stay indexed."
-        )
-        st.error(f"The upload stopped: {why}")
+def show_batch(settings: Settings) -> None:
+    """This session's batch: live progress while it runs, then its report. A session that
+    has none is shown, once, the latest batch whose page went away before its end."""
+    job_id = st.session_state.get(JOB_KEY)
+    if job_id is None and not st.session_state.get(ADOPTED_KEY):
+        st.session_state[ADOPTED_KEY] = True
+        missed = upload_jobs.REGISTRY.unwatched(settings)
+        if missed is not None:
+            job_id = st.session_state[JOB_KEY] = missed.id
+    if job_id is None:
         return
-    bar.empty()
-    st.session_state[RESULTS_KEY] = {
-        "component": component,
-        "rows": uploads.results_table(report),
-        "summary": uploads.summary(report),
-        "failed": report.counts()["failed"],
-    }
+    record = upload_jobs.REGISTRY.get(job_id, settings)
+    if record is not None and record.state == upload_jobs.RUNNING:
+        _live_batch(job_id, settings)
+    else:
+        _batch_view(job_id, settings, live=False)
 
 
-def show_results() -> None:
-    results = st.session_state.get(RESULTS_KEY)
-    if not results:
+@st.fragment(run_every=upload_jobs.POLL_S)
+def _live_batch(job_id: str, settings: Settings) -> None:
+    _batch_view(job_id, settings, live=True)
+
+
+def _batch_view(job_id: str, settings: Settings, *, live: bool) -> None:
+    record = upload_jobs.REGISTRY.get(job_id, settings)
+    if record is None:  # its report file was pruned or removed
+        st.session_state.pop(JOB_KEY, None)
         return
-    text = f"Last upload into `{results['component']}`: {results['summary']}."
-    (st.warning if results["failed"] else st.success)(text)
+    upload_jobs.REGISTRY.watch(job_id)
+    if record.state == upload_jobs.RUNNING:
+        st.session_state[SAW_RUNNING_KEY] = job_id
+        last = record.rows[-1] if record.rows else None
+        chunks = f", {last.chunks} chunks" if last and last.chunks else ""
+        text = (
+            f"{record.done}/{record.total} · {last.file}: {last.status}{chunks}"
+            if last
+            else f"Indexing {record.total} file(s) into `{record.component}` (the first batch also "
+            "loads the embedding model)…"
+        )
+        st.progress(record.done / max(record.total, 1), text=text)
+        st.caption(
+            "Indexing goes on if you leave this page or close the tab: the report is shown here when you come back."
+        )
+        return
+    if st.session_state.pop(SAW_RUNNING_KEY, None) == job_id and live:
+        st.rerun()  # it ended under this poll: redraw the whole page, document list included
+    show_report(record)
+    upload_jobs.REGISTRY.mark(job_id, settings, delivered=True)
+    st.button("Dismiss", key="upload-dismiss", on_click=_dismiss, args=(job_id, settings))
+
+
+def _dismiss(job_id: str, settings: Settings) -> None:
+    upload_jobs.REGISTRY.mark(job_id, settings, dismissed=True)
+    st.session_state.pop(JOB_KEY, None)
+
+
+def show_report(record: upload_jobs.BatchRecord) -> None:
+    ended = _local_time(record.finished_at or record.started_at)
+    text = f"Last upload into `{record.component}`: {record.summary()}. Finished {ended}."
+    if record.state == upload_jobs.STOPPED:
+        st.error(f"The upload stopped: {record.error}")
+    elif record.state == upload_jobs.INTERRUPTED:
+        st.error(
+            f"The upload started {_local_time(record.started_at)} was interrupted (the app stopped) "
+            f"after {record.done} of {record.total} file(s): the files listed below were handled, "
+            "the others were not indexed. Upload those again."
+        )
+        text = f"Last upload into `{record.component}`: {record.summary()}."
+    (st.warning if record.failed or record.state != upload_jobs.FINISHED else st.success)(text)
     st.dataframe(
-        results["rows"],
+        [asdict(row) for row in record.rows],
         hide_index=True,
         width="stretch",
         column_config={
@@ -140,6 +182,10 @@ def show_results() -> None:
         f"such a file, or raise Streamlit's server.maxUploadSize ({limit} MB, in .streamlit/config.toml) "
         "and DOCSASSISTANT_MAX_UPLOAD_MB."
     )
+
+
+def _local_time(iso: str) -> str:
+    return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def _reindex(selected: list[tuple[str, str]]) -> None:

@@ -279,16 +279,3 @@ def delete_upload(component: str, source_path: str, *, settings: Settings | None
     if path is not None:
         path.unlink(missing_ok=True)
     return deleted
-
-
-def results_table(report: IngestReport) -> list[dict[str, object]]:
-    """Rows for the result table: file, status, chunks, reason."""
-    return [
-        {"file": r.source_path, "status": r.status, "chunks": r.chunks, "reason": r.reason or ""}
-        for r in report.results
-    ]
-
-
-def summary(report: IngestReport) -> str:
-    counts = {k: v for k, v in report.counts().items() if v}
-    return ", ".join(f"{n} {status}" for status, n in counts.items()) or "nothing to do"
