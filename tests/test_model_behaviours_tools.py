@@ -492,6 +492,45 @@ def test_model_repeating_its_own_query_is_not_searched_again(corpus: Path, model
     assert "too similar to the earlier query" in refusal
 
 
+def test_second_hop_page_set_aside_by_the_first_grading_is_graded_again(
+    corpus: Path, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 9 (s15): the first search of a two-hop question found both pages, and the
+    grader kept only the first hop's (a bridge page shares few words with the whole
+    question, which is how HotpotQA and MuSiQue build their multi-hop questions, so a small
+    grader judges it off-topic). The second search, for
+    the team, found the team's page again, but only never-seen chunks were graded, so the
+    turn said the docs do not say where the team is. A page found again is graded once more."""
+    write(
+        tmp_path / "org" / "ratelimit.md",
+        "# Rate limiter\n\nThe rate limiter is owned by the Traffic team.\n",
+    )
+    write(tmp_path / "org" / "team.md", "# Teams\n\nThe Traffic team is based in Lisbon, Portugal.\n")
+    assert index_paths([tmp_path / "org"], component="org", base=tmp_path).counts()["failed"] == 0
+    from docsassistant.search import search_docs
+
+    first = "rate limiter owner team city"
+    paths = [h["source_path"] for h in search_docs(first, "org", 2)]
+    model.search(first, component="org", k=2)
+    model.script(
+        "grade", json.dumps({"relevant": [paths.index("org/ratelimit.md") + 1], "sufficient": False})
+    )
+    model.search("Traffic team location city", component="org", k=2)
+    model.script("grade", json.dumps({"relevant": [1], "sufficient": True}))  # team.md, offered again
+    record = run_turn("In which city is the team that owns the rate limiter based?")
+    grades = [e for e in record["trace"] if e["type"] == "grade"]
+    team = next(
+        h["chunk_id"]
+        for e in of_type(record, "tool_result")
+        for h in e["hits"]
+        if h["source_path"] == "org/team.md"
+    )
+    assert team in grades[0]["graded"] and team not in grades[0]["ids"]
+    assert grades[1]["graded"] == [team] and grades[1]["ids"] == [team]
+    assert "Lisbon" in record["answer"]
+    assert {c["source_path"] for c in record["citations"]} >= {"org/team.md"}
+
+
 def test_search_cap_ending_the_loop_is_flagged(
     corpus: Path, model: ShapeFake, monkeypatch: pytest.MonkeyPatch
 ) -> None:

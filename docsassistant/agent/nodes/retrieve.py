@@ -3,6 +3,7 @@ ToolMessage. Searches accumulate chunks for grading; counts become citable facts
 
 from __future__ import annotations
 
+from collections import Counter
 from concurrent.futures import Future
 from typing import Any
 
@@ -62,8 +63,10 @@ def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     done = [r for r in results if r is not None]
     trace = [e for r in done for e in r.trace]
     found = [c for r in done for c in r.chunks]
-    new_ids = list(dict.fromkeys(c["chunk_id"] for c in found if c["chunk_id"] not in seen))
     facts = [c["chunk_id"] for r in done for c in r.chunks if r.fact]
+    new_ids = list(
+        dict.fromkeys([c["chunk_id"] for c in found if c["chunk_id"] not in seen] + _again(done, state))
+    )
     progressed = any(r.ran for r in done)
     idle = 0 if progressed else state.get("idle_rounds", 0) + 1
     if idle >= MAX_IDLE_ROUNDS:
@@ -86,6 +89,24 @@ def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         "pending_calls": [],
         "trace": trace,
     }
+
+
+def _again(done: list[CallResult], state: AgentState) -> list[int]:
+    """Chunks set aside by one grading that a later, different search finds again: graded
+    once more. A multi-hop question's second hop is often a page the first grading judged
+    off-topic (the team's city, asked via its service); it was never offered again (QA
+    round 9, s15). Only once: a chunk set aside twice stays aside."""
+    graded = Counter(
+        i for e in state.get("trace", []) if e.get("type") == "grade" for i in e.get("graded") or []
+    )
+    relevant = set(state.get("relevant_ids", []))
+    return [
+        c["chunk_id"]
+        for r in done
+        if r.ran and r.search_key and not r.fact
+        for c in r.chunks
+        if graded[c["chunk_id"]] == 1 and c["chunk_id"] not in relevant
+    ]
 
 
 def _result_or_error(call: dict[str, Any], future: Future[CallResult]) -> CallResult:
