@@ -390,8 +390,8 @@ def test_regeneration_that_drops_the_claim_is_grounded(corpus: Path, routed: Rou
 
 def test_grounded_answer(corpus: Path, routed: RoutedFake) -> None:
     two_source_turn(routed)
-    routed.script(
-        "generate", "Failed requests are retried three times [1]. The timeout is thirty seconds [2]."
+    routed.script(  # [1] is timeouts.md, [2] retries.md (the search ranks them so)
+        "generate", "Failed requests are retried three times [2]. The timeout is thirty seconds [1]."
     )
     record = run_turn("How do retries and timeouts work?")
     assert routed.kinds() == ["decide", "grade", "generate", "verify"]

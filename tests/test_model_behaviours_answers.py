@@ -501,6 +501,47 @@ def test_a_wrong_figure_or_setting_name_the_verifier_passes_is_not_grounded(
         assert "unsupported_claims" in flags(record)
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # Each sentence cites [1]; only one source holds each, so one of them cites the wrong page.
+        "The default request timeout is thirty seconds [1]. Failed requests are retried with exponential backoff [1].",
+        "The default request timeout is thirty seconds [1]. The client writes its logs to syslog every hour [1].",
+    ],
+)
+def test_a_cited_sentence_its_source_does_not_contain_is_not_grounded(
+    docs: Path, model: ShapeFake, answer: str
+) -> None:
+    """QA round 9 (s03, s37): a sentence cited to a page that does not say it (the wrong
+    one of two sources, or an invented detail given a real citation), passed by a verifier
+    that agrees with everything (ragas#1689), was grounded: no figure, no identifier and no
+    flipped word for the code checks to catch. A cited sentence must share words with what
+    it cites (docs/flags.md, condition 8)."""
+    record = _timeout_turn(
+        model, "What is the default request timeout?", answer, "The timeout is thirty seconds."
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
+    assert any("shares few words" in f["message"] for f in record["flags"])
+
+
+def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
+    """QA round 9 (s22b): the model carried out the phishing order of a page in its own
+    words, with no address or quoted phrase for the obeyed-order check to match, and the
+    answer was grounded beside `injection_suspected`. The removed sentence backs nothing:
+    the generator never saw it."""
+    write(tmp_path / "billing" / "invoices.md", PHISHING)
+    assert index_paths([tmp_path / "billing"], component="billing", base=tmp_path).counts()["failed"] == 0
+    model.search("when are invoices generated")
+    obeyed = "To avoid a late fee, send your card details by mail to the billing help desk [1]."
+    model.script("generate", f"Invoices are generated on the first day of each month [1]. {obeyed}")
+    claims = [
+        {"claim": "Invoices are generated on the first day of each month.", "supported": True, "sources": [1]}
+    ]
+    model.script("verify", json.dumps({"claims": claims}))
+    record = run_turn("When are invoices generated?", component="billing")
+    assert "injection_suspected" in flags(record) and "grounded" not in flags(record), flags(record)
+
+
 def test_a_statement_the_opposite_of_its_source_is_not_grounded(docs: Path, model: ShapeFake) -> None:
     """A verifier passes an answer that repeats its source with one word flipped (open
     judges' faithfulness verdicts that do not follow the context, ragas#1689; sycophantic

@@ -1,12 +1,13 @@
 """The verdict on an answer: which flags it earns from its citations and verification.
 
 Pure functions (no model call), so every row of the flag table is tested directly.
-`grounded` is the only good verdict and needs all seven conditions of docs/flags.md: at
+`grounded` is the only good verdict and needs all eight conditions of docs/flags.md: at
 least one valid citation, at least one verified claim, every claim supported, every claim's
 sources among the answer's citations, and (checked in code, not by the verifier) every
 number the answer states found in a source it cites (`unbacked_numbers`), every sentence
-covered by a citation or a claim (`coverage.unchecked_sentences`) and no statement the
-opposite of its source (`reversals.reversed_statements`).
+covered by a citation or a claim (`coverage.unchecked_sentences`), no statement the
+opposite of its source (`reversals.reversed_statements`) and every cited sentence sharing
+words with what it cites (`word_support.weakly_supported`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def judge(
     unbacked: list[str] | None = None,
     unchecked: list[str] | None = None,
     reversals: list[str] | None = None,
+    weak: list[str] | None = None,
 ) -> Verdict:
     """Flags for an answer citing `cited` whose verifier returned `claims`.
 
@@ -41,7 +43,9 @@ def judge(
     from sources that the answer carried out (see `obeyed_orders`); `unbacked`, numbers the
     answer states that no cited source holds (see `unbacked_numbers`); `unchecked`, the
     answer's sentences that no citation and no claim covers (see `coverage.py`);
-    `reversals`, its statements that a cited source says the opposite of (`reversals.py`)."""
+    `reversals`, its statements that a cited source says the opposite of (`reversals.py`);
+    `weak`, its cited sentences that share too few words with what they cite
+    (`word_support.py`)."""
     flags: list[tuple[str, str]] = []
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
@@ -74,6 +78,13 @@ def judge(
             )
         )
         unsupported = list(reversals)
+    if weak and not unsupported:
+        # A real citation on a sentence its source does not contain passes a verifier that
+        # agrees with everything.
+        flags.append(
+            ("unsupported_claims", f"A sentence shares few words with the source it cites: {weak[0]!r}.")
+        )
+        unsupported = list(weak)
     if unchecked and not unsupported:
         # A verifier that lists only the cited claim leaves the rest of the answer unchecked.
         flags.append(
@@ -201,7 +212,9 @@ def _word_figures(prose: str) -> list[str]:
     """Figures written as words in the answer ("sixty seconds" states 60); scaled ones
     ("twenty thousand") are read by `_stated`."""
     scaled = {m.start() for m in _SCALED_WORDS.finditer(prose)}
-    return [_NUMBER_WORDS[m.group(1).lower()] for m in _WORD_FIGURE.finditer(prose) if m.start() not in scaled]
+    return [
+        _NUMBER_WORDS[m.group(1).lower()] for m in _WORD_FIGURE.finditer(prose) if m.start() not in scaled
+    ]
 
 
 def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question: str = "") -> list[str]:

@@ -63,6 +63,11 @@ def _stem(word: str) -> str:
     return word[:6]  # "requires" / "required", "indexes" / "index": crude, but both sides alike
 
 
+def content_stems(text: str) -> set[str]:
+    """The text's content words, stemmed as this module compares them; figures left out."""
+    return {_stem(w) for w in _tokens(text) if w not in _FILLER and not w.isdigit()}
+
+
 def _profile(text: str) -> tuple[frozenset[str], int, dict[int, int]]:
     """Content stems, the negation count and, per opposite pair, which side (1 or 2) is used."""
     words = _tokens(text)

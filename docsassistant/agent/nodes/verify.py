@@ -24,6 +24,7 @@ from docsassistant.agent.reversals import affirms, is_yes_no, reversed_statement
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
+from docsassistant.agent.word_support import weakly_supported
 
 
 @traced("verify")
@@ -38,12 +39,10 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         verification = {"status": "not_applicable", "claims": []}
         return {"verification": verification, "trace": [event("verification", **verification)]}
     # Sources keep the original text (for display); the verifier sees what the generator saw.
-    documents = format_documents(
-        [
-            {**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else None}
-            for s in sources
-        ]
-    )
+    seen = [
+        {**s, "prompt_text": redact_injection(s["content"]) if s.get("suspicious") else None} for s in sources
+    ]
+    documents = format_documents(seen)
     parsed, raw = invoke_structured(
         ctx.llm,
         Verification,
@@ -80,7 +79,10 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
     reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
-    verdict = judge(cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []), reversals)
+    weak = weakly_supported(answer, seen)
+    verdict = judge(
+        cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []), reversals, weak
+    )
     verification = {
         "status": verdict.status,
         "claims": [c.model_dump() for c in claims or []],
