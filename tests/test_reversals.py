@@ -74,3 +74,22 @@ def test_a_reversal_the_verifier_passed_is_not_grounded() -> None:
     assert verdict.status == "unsupported"
     assert [kind for kind, _ in verdict.flags] == ["unsupported_claims"]
     assert "opposite" in verdict.flags[0][1]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "question"),
+    [
+        ("It never closes idle connections [1].", "Idle connections are closed after 5 minutes.", ""),
+        (
+            "Yes [1].",
+            "The gateway supports TLS 1.2 and 1.3.\nTLS 1.0 and 1.1 are not supported.",
+            "Is TLS 1.1 supported?",
+        ),
+    ],
+)
+def test_an_inflected_word_or_a_pair_word_counts_toward_the_same_statement(
+    answer: str, source: str, question: str
+) -> None:
+    """QA round 9 (s42, s23b): "closes" and "closed" were different words, and a pair word
+    both sentences use did not count as shared, so neither reached three shared words."""
+    assert reversed_statements(answer, [source], question)

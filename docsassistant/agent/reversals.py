@@ -59,8 +59,19 @@ def _tokens(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _base(word: str) -> str:
+    """The word without an inflection: "closes", "closed" and "close" are one word (QA round
+    9: "never closes" passed against "are closed"). Pair words are matched as written: by
+    base they raised corpus misreads to 0.78 % and lowered synthetic catches to 97.75 %."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
 def _stem(word: str) -> str:
-    return word[:6]  # "requires" / "required", "indexes" / "index": crude, but both sides alike
+    return _base(word)[:6]  # "requires" / "required", "indexes" / "index": crude, but both sides alike
 
 
 def content_stems(text: str) -> set[str]:
@@ -71,11 +82,12 @@ def content_stems(text: str) -> set[str]:
 def _profile(text: str) -> tuple[frozenset[str], int, dict[int, int]]:
     """Content stems, the negation count and, per opposite pair, which side (1 or 2) is used."""
     words = _tokens(text)
+    present = set(words)
     content = frozenset(_stem(w) for w in words if w not in _FILLER and w not in _POLAR)
     negations = sum(w in _NEGATIONS for w in words)
     sides: dict[int, int] = {}
     for i, (first, second) in enumerate(_OPPOSITES):
-        has = (first in words, second in words)
+        has = (first in present, second in present)
         if has == (True, False):
             sides[i] = 1
         elif has == (False, True):
@@ -100,21 +112,33 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(CODE_SPANS.sub(" ", text)) if s.strip()]
 
 
+def _shared(
+    a: tuple[frozenset[str], int, dict[int, int]], b: tuple[frozenset[str], int, dict[int, int]]
+) -> int:
+    """Content words in common, plus the opposite pairs both use (on either side): "Is TLS
+    1.1 supported" and "TLS 1.0 and 1.1 are not supported" share three, not two."""
+    return len(a[0] & b[0]) + len(a[2].keys() & b[2].keys())
+
+
+def _size(profile: tuple[frozenset[str], int, dict[int, int]]) -> int:
+    return len(profile[0]) + len(profile[2])
+
+
 def _reversed(statement: str, source_sentences: list[tuple[frozenset[str], int, dict[int, int]]]) -> bool:
     """True when the source sentence closest to `statement` says its opposite (all of them,
     on a tie). Closest is by Jaccard overlap of content words, so a long sentence that
     happens to share three words does not outvote the one restating it."""
     mine = _profile(statement)
-    if len(mine[0]) < MIN_SHARED:
+    if _size(mine) < MIN_SHARED:
         return False
     about = [
         s
         for s in source_sentences
-        if len(mine[0] & s[0]) >= max(MIN_SHARED, MIN_SHARE * min(len(mine[0]), len(s[0])))
+        if _shared(mine, s) >= max(MIN_SHARED, MIN_SHARE * min(_size(mine), _size(s)))
     ]
     if not about:
         return False
-    overlap = [len(mine[0] & s[0]) / len(mine[0] | s[0]) for s in about]
+    overlap = [_shared(mine, s) / (_size(mine) + _size(s) - _shared(mine, s)) for s in about]
     closest = [s for s, o in zip(about, overlap, strict=True) if o == max(overlap)]
     return all(_flips(mine, s) % 2 for s in closest)
 
