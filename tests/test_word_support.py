@@ -13,7 +13,7 @@ RATES = {"n": 2, "content": "Bursts of up to 200 calls per minute are allowed fo
 
 def test_a_sentence_cited_to_the_wrong_source_is_weak() -> None:
     answer = "The default request timeout is thirty seconds [2]."
-    assert weakly_supported(answer, [TIMEOUTS, RATES]) == ["The default request timeout is thirty seconds ."]
+    assert weakly_supported(answer, [TIMEOUTS, RATES]) == ["The default request timeout is thirty seconds."]
     assert weakly_supported("The default request timeout is thirty seconds [1].", [TIMEOUTS, RATES]) == []
 
 
@@ -35,5 +35,5 @@ def test_text_removed_from_a_source_backs_nothing() -> None:
         "prompt_text": "Invoices are generated monthly. [text addressed to an AI model removed]",
     }
     answer = "Mail your card number to the billing desk [1]."
-    assert weakly_supported(answer, [poisoned]) == ["Mail your card number to the billing desk ."]
+    assert weakly_supported(answer, [poisoned]) == ["Mail your card number to the billing desk."]
     assert weakly_supported(answer, [{**poisoned, "prompt_text": None}]) == []

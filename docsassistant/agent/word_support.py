@@ -49,7 +49,7 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]]) -> list[str]:
             continue
         backed = set().union(*(content_stems(texts[n]) for n in cited))
         if len(words & backed) / len(words) < MIN_SUPPORT:
-            out.append(_MARKERS.sub("", sentence).strip())
+            out.append(re.sub(r"\s+(?=[.,;:!?])", "", _MARKERS.sub("", sentence)).strip())
     return out
 
 
