@@ -37,3 +37,21 @@ def test_text_removed_from_a_source_backs_nothing() -> None:
     answer = "Mail your card number to the billing desk [1]."
     assert weakly_supported(answer, [poisoned]) == ["Mail your card number to the billing desk."]
     assert weakly_supported(answer, [{**poisoned, "prompt_text": None}]) == []
+
+
+def test_figures_swapped_between_two_cited_sources_are_found() -> None:
+    from docsassistant.agent.word_support import misplaced_figures
+
+    sources = [
+        {"n": 1, "content": "The default request timeout is 30 seconds."},
+        {"n": 2, "content": "The default rate limit is 1000 requests per minute."},
+    ]
+    swapped = "The default request timeout is 1000 requests per minute [1]. The default rate limit is 30 seconds [2]."
+    assert misplaced_figures(swapped, sources) == [
+        "The default request timeout is 1000 requests per minute.",
+        "The default rate limit is 30 seconds.",
+    ]
+    right = "The default request timeout is 30 seconds [1]. The default rate limit is 1000 requests per minute [2]."
+    assert misplaced_figures(right, sources) == []
+    assert misplaced_figures("The timeout is 30 seconds, the limit 1000 a minute [1][2].", sources) == []
+    assert misplaced_figures("The timeout is 45 seconds [1].", sources) == []  # in no source: condition 5's

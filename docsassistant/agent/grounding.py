@@ -82,7 +82,7 @@ def judge(
         # A real citation on a sentence its source does not contain passes a verifier that
         # agrees with everything.
         flags.append(
-            ("unsupported_claims", f"A sentence shares few words with the source it cites: {weak[0]!r}.")
+            ("unsupported_claims", f"A sentence is not backed by the source it cites: {weak[0]!r}.")
         )
         unsupported = list(weak)
     if unchecked and not unsupported:
