@@ -234,3 +234,11 @@ def test_identifiers_of_a_confirmed_question_must_be_in_a_cited_source() -> None
     assert unbacked_identifiers("Does client_timeout set it?", page) == []
     # Capitalised and CamelCase names are not identifiers here (pages rename products).
     assert unbacked_identifiers("Is PostgreSQL or Redis used?", page) == []
+
+
+def test_unchecked_sentences_message_says_which_one_it_quotes() -> None:
+    """QA round 9 (s05): "2 sentence(s) … : 'first'" read as if the quote were both."""
+    claims = [ClaimCheck(claim="Retries happen three times.", supported=True, sources=[1])]
+    verdict = judge([1], claims, [], [], ["Logs rotate every day at noon.", "Tokens expire after a week."])
+    assert ("unchecked_sentences", "2 sentence(s) cite no source and were not verified, the first: "
+            "'Logs rotate every day at noon.'.") in verdict.flags  # fmt: skip

@@ -81,16 +81,15 @@ def judge(
     if weak and not unsupported:
         # A real citation on a sentence its source does not contain passes a verifier that
         # agrees with everything.
-        flags.append(
-            ("unsupported_claims", f"A sentence is not backed by the source it cites: {weak[0]!r}.")
-        )
+        flags.append(("unsupported_claims", f"A sentence is not backed by the source it cites: {weak[0]!r}."))
         unsupported = list(weak)
     if unchecked and not unsupported:
         # A verifier that lists only the cited claim leaves the rest of the answer unchecked.
         flags.append(
             (
                 "unchecked_sentences",
-                f"{len(unchecked)} sentence(s) cite no source and were not verified: {unchecked[0]!r}.",
+                f"{len(unchecked)} sentence(s) cite no source and were not verified"
+                + (f", the first: {unchecked[0]!r}." if len(unchecked) > 1 else f": {unchecked[0]!r}."),
             )
         )
         unsupported = list(unchecked)
