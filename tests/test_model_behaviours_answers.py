@@ -525,10 +525,11 @@ def test_a_cited_sentence_its_source_does_not_contain_is_not_grounded(
 
 
 def test_figures_swapped_between_two_cited_sources_are_not_grounded(docs: Path, model: ShapeFake) -> None:
-    """QA round 9 (s43): each figure was in one of the answer's cited sources, but each was
-    cited to the other one ("retries … 30 times [retries page]", "timeout … 3 seconds
-    [timeouts page]"); the verifier passed both (ragas#1689) and the figure check, reading
-    the whole answer against all its citations, did too."""
+    """A variant of QA round 9's s43 (figures swapped between two pages): each figure was in
+    one of the answer's cited sources, but each was cited to the other one ("retries … 30
+    times [retries page]", "timeout … 3 seconds [timeouts page]"); the verifier passed both
+    (ragas#1689) and the figure check, reading the whole answer against all its citations,
+    did too. (s43 itself, subjects swapped with each figure cited right, still passes.)"""
     from docsassistant.search import search_docs
 
     query = "HTTP client retries and request timeout"

@@ -15,7 +15,9 @@ its own words than a gold answer does (a correct paraphrase of the compression p
 0.43). On the test split (40): no gold answer below, 34 of 40 wrong chunks caught.
 
 `misplaced_figures` holds each cited sentence's figures to its own citations: a figure
-that only another cited source holds was moved there (s43).
+that only another cited source holds was moved there. (QA round 9's s43, a subject moved
+to the other page with its figure cited right, "the timeout is 1000 requests per minute
+[rate-limit page]", still passes both checks.)
 """
 
 from __future__ import annotations
@@ -59,8 +61,8 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]]) -> list[str]:
 def misplaced_figures(answer: str, sources: list[dict[str, Any]], question: str = "") -> list[str]:
     """Cited sentences stating a figure that their own citations lack but another source
     holds: two figures swapped between two cited sources ("the timeout is 1000 requests
-    per minute [1]", the 1000 being the rate limit of [2]; QA round 9, s43) pass a check
-    of the whole answer against all its citations."""
+    per minute [1]", [1] being the timeouts page and the 1000 the rate limit of [2]) pass a
+    check of the whole answer against all its citations."""
     by_n = {s.get("n"): s for s in sources}
     out: list[str] = []
     for sentence in _SENTENCE.split(answer):
