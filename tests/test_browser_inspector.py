@@ -33,6 +33,10 @@ def test_inspector_in_a_browser(streamlit_app, tmp_path):  # noqa: F811
             page.get_by_text("Search inspector").first.wait_for()
             wait_idle(page)
             page.get_by_label("Query").fill("shield.harmonic_phase")
+            # Commit the query (its own rerun) before the click: a click that lands while
+            # the input's blur rerun runs can be dropped, and then nothing is searched.
+            page.get_by_label("Query").press("Enter")
+            wait_idle(page)
             page.get_by_role("button", name="Inspect").click()
             # The first search loads the embedding model in the app's process (torch import):
             # seconds on an idle machine, much longer on a saturated one.
