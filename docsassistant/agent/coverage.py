@@ -13,7 +13,8 @@ from docsassistant.agent.grounding import CODE_SPANS
 from docsassistant.agent.schemas import ClaimCheck
 
 _MARKER = re.compile(r"\[\d+\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(*_])")
+# A marker written after the full stop ("… seconds. [1] The …") stays with its sentence.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(*_])|(?<=\])\s+(?=[A-Z])")
 _WORD = re.compile(r"[a-z][a-z0-9_-]{2,}")
 # Sentences that state nothing to check: sign-offs and pointers back to the sources.
 _COURTESY = re.compile(
@@ -35,6 +36,16 @@ def _content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
 
 
+def prose_paragraphs(answer: str) -> list[list[str]]:
+    """The answer's prose as paragraphs (a list item is one) of sentences; code and headings
+    left out. The one segmentation the code checks of verify share."""
+    out = []
+    for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)", CODE_SPANS.sub(" ", answer)):
+        if not paragraph.lstrip().startswith("#"):
+            out.append([s.strip() for s in _SENTENCE_END.split(" ".join(paragraph.split())) if s.strip()])
+    return out
+
+
 def unchecked_sentences(answer: str, claims: list[ClaimCheck]) -> list[str]:
     """Sentences of the answer's prose that no citation and no verifier claim covers.
 
@@ -45,10 +56,7 @@ def unchecked_sentences(answer: str, claims: list[ClaimCheck]) -> list[str]:
     sentences and sign-offs are left out."""
     claim_words = [_content_words(c.claim) for c in claims]
     out: list[str] = []
-    for paragraph in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)", CODE_SPANS.sub(" ", answer)):
-        if paragraph.lstrip().startswith("#"):
-            continue
-        sentences = [s.strip() for s in _SENTENCE_END.split(" ".join(paragraph.split())) if s.strip()]
+    for sentences in prose_paragraphs(answer):
         last_cited = max((i for i, s in enumerate(sentences) if _MARKER.search(s)), default=-1)
         for sentence in sentences[last_cited + 1 :]:
             words = _content_words(sentence)

@@ -25,14 +25,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.grounding import CODE_SPANS, unbacked_numbers
+from docsassistant.agent.coverage import prose_paragraphs
+from docsassistant.agent.grounding import unbacked_numbers
 from docsassistant.agent.reversals import content_stems
 
 MIN_SUPPORT = 0.3
 MIN_WORDS = 3  # shorter sentences ("Yes [1].") say too little to judge
 _MARKERS = re.compile(r"\[(\d+)\]")
-# A marker written after the full stop ("… seconds. [1] The …") belongs to the sentence before it.
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[\d)|(?<=\])\s+(?=[A-Z])|\n+")
 
 
 def weakly_supported(answer: str, sources: list[dict[str, Any]]) -> list[str]:
@@ -40,41 +39,51 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]]) -> list[str]:
 
     `sources` are the numbered evidence items (`n`, `content`, and `prompt_text` when the
     generator saw a redacted version)."""
-    texts = {
-        s.get("n"): " ".join(str(s.get(k) or "") for k in ("title", "section")) + " " + _seen(s)
+    stems = {
+        s.get("n"): content_stems(f"{s.get('title') or ''} {s.get('section') or ''} {_seen(s)}")
         for s in sources
     }
     out: list[str] = []
-    for sentence in _SENTENCE.split(CODE_SPANS.sub(" ", answer)):
-        cited = [int(n) for n in _MARKERS.findall(sentence) if int(n) in texts]
-        if not cited or sentence.lstrip().startswith("#"):
-            continue
+    for sentence, cited in _cited_sentences(answer, stems):
         words = content_stems(_MARKERS.sub(" ", sentence))
         if len(words) < MIN_WORDS:
             continue
-        backed = set().union(*(content_stems(texts[n]) for n in cited))
+        backed = set().union(*(stems[n] for n in cited))
         if len(words & backed) / len(words) < MIN_SUPPORT:
-            out.append(re.sub(r"\s+(?=[.,;:!?])", "", _MARKERS.sub("", sentence)).strip())
+            out.append(_quoted(sentence))
     return out
 
 
 def misplaced_figures(answer: str, sources: list[dict[str, Any]], question: str = "") -> list[str]:
-    """Cited sentences stating a figure that their own citations lack but another source
-    holds: two figures swapped between two cited sources ("the timeout is 1000 requests
-    per minute [1]", [1] being the timeouts page and the 1000 the rate limit of [2]) pass a
-    check of the whole answer against all its citations."""
+    """Cited sentences stating a figure that their own citations lack but another of the
+    answer's sources holds: two figures swapped between two cited sources ("the timeout is
+    1000 requests per minute [1]", [1] being the timeouts page and the 1000 the rate limit
+    of [2]) pass a check of the whole answer against all its citations."""
     by_n = {s.get("n"): s for s in sources}
     out: list[str] = []
-    for sentence in _SENTENCE.split(answer):
-        cited = [by_n[int(n)] for n in _MARKERS.findall(sentence) if int(n) in by_n]
-        if not cited:
-            continue
-        others = [s for s in sources if s not in cited]
-        missing = unbacked_numbers(sentence, cited, question)
-        elsewhere = [f for f in missing if not unbacked_numbers(f, others, question)]
-        if elsewhere:
-            out.append(re.sub(r"\s+(?=[.,;:!?])", "", _MARKERS.sub("", sentence)).strip())
+    for sentence, cited in _cited_sentences(answer, by_n):
+        own = [by_n[n] for n in cited]
+        others = [s for s in sources if s.get("n") not in cited]
+        missing = unbacked_numbers(sentence, own, question)
+        if any(not unbacked_numbers(figure, others, question) for figure in missing):
+            out.append(_quoted(sentence))
     return out
+
+
+def _cited_sentences(answer: str, known: dict[Any, Any]) -> list[tuple[str, list[int]]]:
+    """(sentence, the source numbers it cites) for each prose sentence citing a known source."""
+    out = []
+    for paragraph in prose_paragraphs(answer):
+        for sentence in paragraph:
+            cited = [int(n) for n in _MARKERS.findall(sentence) if int(n) in known]
+            if cited:
+                out.append((sentence, cited))
+    return out
+
+
+def _quoted(sentence: str) -> str:
+    """The sentence as the flag quotes it: without its markers."""
+    return re.sub(r"\s+(?=[.,;:!?])", "", _MARKERS.sub("", sentence)).strip()
 
 
 def _seen(source: dict[str, Any]) -> str:

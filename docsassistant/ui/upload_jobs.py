@@ -149,7 +149,8 @@ class Registry:
         """Set `delivered` or `dismissed` on a batch, in memory and in its report file."""
         with self._lock:
             record = self._jobs.get(job_id) or _load(reports_dir(settings) / f"{job_id}.json")
-            if record is None:
+            # The page marks a shown report on every rerun: write only a change.
+            if record is None or all(getattr(record, name) == value for name, value in flags.items()):
                 return
             for name, value in flags.items():
                 setattr(record, name, value)

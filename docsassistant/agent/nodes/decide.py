@@ -95,15 +95,15 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         # The counts are the answer's sources; nothing is left for a verifier to judge.
         done = {"pending_calls": [], "answer": answer, "sources": sources, "citations": sources}
         return {**update, **done, "trace": trace + checked}
-    if not content and _searchable(state) and not state.get("search_log") and not _asked_to_count(state):
-        # Silence is no answer to a documentation question: the question is searched (QA
-        # round 8a scenario 08: a refused call, then an empty reply, ended as empty_answer).
-        trace.append(event("decision", kind="search_before_answering", reason="empty reply"))
-        return {**update, **queued_search(f"empty-{len(state.get('steps', []))}", question), "trace": trace}
-    if not content or is_small_talk(state["question"]) or is_decline(content):
+    unsearched = not (state.get("search_log") or _asked_to_count(state))  # first round, or calls that failed
+    # Silence is no answer to a documentation question either (QA round 8a scenario 08: a
+    # refused call, then an empty reply, ended as empty_answer): it is searched too.
+    silent = not content and not (unsearched and _searchable(state))
+    if silent or is_small_talk(state["question"]) or is_decline(content):
         return {**update, "pending_calls": [], "answer": content, "trace": trace}
-    if first_round or not (state.get("search_log") or _asked_to_count(state)):  # calls that failed
-        trace.append(event("decision", kind="search_before_answering", reason="answer without evidence"))
+    if unsearched:
+        reason = "answer without evidence" if content else "empty reply"
+        trace.append(event("decision", kind="search_before_answering", reason=reason))
         check = queued_search(f"check-{len(state.get('steps', []))}", question)
         return {**update, **check, "direct_reply": content, "trace": trace}
     trace.append(flag("not_from_documentation", "The model answered without documentation evidence."))
