@@ -549,6 +549,38 @@ def test_figures_swapped_between_two_cited_sources_are_not_grounded(docs: Path, 
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
 
 
+def test_subjects_swapped_between_two_cited_sources_are_not_grounded(docs: Path, model: ShapeFake) -> None:
+    """QA round 9 (s43): each figure cited to the page that holds it, but said of the other
+    page's subject ("the request timeout is 200 milliseconds [retries page]", the 200 ms being
+    the retries' backoff). Answers that mix up facts of two retrieved documents are reported
+    against RAG apps (langgenius/dify#19109); a verifier of the writer's kind passes each
+    claim (ragas#1689), and the word-share and figure checks passed too."""
+    from docsassistant.search import search_docs
+
+    query = "HTTP client retries and request timeout"
+    order = [h["source_path"] for h in search_docs(query, "core", 2)]
+    r, t = order.index("core/retries.md") + 1, order.index("core/timeouts.md") + 1
+    model.search(query, k=2)
+    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
+    model.script(
+        "generate",
+        f"The HTTP client's request timeout is 200 milliseconds [{r}]; set `CLIENT_TIMEOUT` to "
+        f"change it [{t}]. Failed requests are retried three times [{r}].",
+    )
+    claims = [
+        {"claim": "The request timeout is 200 milliseconds.", "supported": True, "sources": [r]},
+        {"claim": "CLIENT_TIMEOUT changes it.", "supported": True, "sources": [t]},
+        {"claim": "Failed requests are retried three times.", "supported": True, "sources": [r]},
+    ]
+    model.script("verify", json.dumps({"claims": claims}))
+    record = run_turn(
+        "How often does the HTTP client retry, and what is the request timeout?", component="core"
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
+    messages = [f["message"] for f in record["flags"]]
+    assert any("request timeout is 200 milliseconds" in m for m in messages), messages
+
+
 def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
     """QA round 9 (s22b): the model carried out the phishing order of a page in its own
     words, with no address or quoted phrase for the obeyed-order check to match, and the

@@ -55,3 +55,64 @@ def test_figures_swapped_between_two_cited_sources_are_found() -> None:
     assert misplaced_figures(right, sources) == []
     assert misplaced_figures("The timeout is 30 seconds, the limit 1000 a minute [1][2].", sources) == []
     assert misplaced_figures("The timeout is 45 seconds [1].", sources) == []  # in no source: condition 5's
+
+
+def test_a_subject_taken_from_the_other_cited_source_is_found() -> None:
+    """QA round 9, s43: each figure is cited right, the subjects are swapped."""
+    from docsassistant.agent.word_support import borrowed_subjects
+
+    sources = [
+        {
+            "n": 1,
+            "title": "Timeouts",
+            "content": "The gateway request timeout is 30 seconds. Idle sockets close.",
+        },
+        {
+            "n": 2,
+            "title": "Rate limits",
+            "content": "The rate limit is 1000 requests per minute per API key.",
+        },
+    ]
+    swapped = "The timeout is 1000 requests per minute [2]. The rate limit is 30 seconds [1]."
+    assert borrowed_subjects(swapped, sources) == [
+        "The timeout is 1000 requests per minute.",
+        "The rate limit is 30 seconds.",
+    ]
+    # One sentence, two clauses, each judged against its own markers.
+    assert borrowed_subjects(
+        "The timeout is 1000 requests per minute [2] and the rate limit 30 seconds [1].", sources
+    )
+    right = (
+        "The gateway request timeout is 30 seconds [1] and the rate limit is 1000 requests per minute [2]."
+    )
+    assert borrowed_subjects(right, sources) == []
+
+
+def test_a_subject_word_only_an_uncited_source_has_is_left_to_the_other_checks() -> None:
+    """The other page must be cited in the answer: words of a retrieved page the answer does
+    not use are not taken as swapped in (model wording overlaps pages it ignores)."""
+    from docsassistant.agent.word_support import borrowed_subjects
+
+    sources = [
+        {"n": 1, "title": "Timeouts", "content": "The gateway request timeout is 30 seconds."},
+        {
+            "n": 2,
+            "title": "Rate limits",
+            "content": "The rate limit is 1000 requests per minute per API key.",
+        },
+    ]
+    assert borrowed_subjects("The timeout is 1000 requests per minute [2].", sources) == []
+    assert (
+        borrowed_subjects("Each API key gets 1000 requests per minute [2].", sources) == []
+    )  # no figure moved
+
+
+def test_the_users_own_words_said_back_are_not_judged() -> None:
+    """A question worded unlike the docs, restated before the answer, is not a sentence cited
+    to the wrong page; what the sentence adds to the question still is judged."""
+    question = "How long will my app wait on a reply before giving up?"
+    said_back = "Your app will wait on a reply before giving up for thirty seconds [1]."
+    assert weakly_supported(said_back, [TIMEOUTS, RATES]) == [said_back.replace(" [1]", "")]
+    assert weakly_supported(said_back, [TIMEOUTS, RATES], question) == []
+    wrong_page = "Your app will wait on a reply before giving up for thirty seconds [2]."
+    assert weakly_supported(wrong_page, [TIMEOUTS, RATES], question) == [wrong_page.replace(" [2]", "")]

@@ -216,22 +216,27 @@ def _word_figures(prose: str) -> list[str]:
     ]
 
 
+def stated_figures(answer: str) -> list[str]:
+    """The figures an answer's prose states, in order: code (but a bare figure in inline
+    code), citation markers and list numbering left out; "sixty seconds" states 60."""
+    prose = _LIST_ORDINAL.sub(" ", CODE_SPANS.sub(_bare_figure, answer))
+    stated = _stated(prose)
+    return stated + [n for n in _word_figures(prose) if n not in stated]
+
+
 def unbacked_numbers(answer: str, cited_sources: list[dict[str, Any]], question: str = "") -> list[str]:
     """Numbers in the answer's prose that appear in none of its cited sources (nor in the
     question): "5 GB [1]" citing a page about connection limits. Code, citation markers and
     list numbering are left out; a source's number and ordinal words count ("thirty seconds"
     backs 30, "the second step" backs "2nd"), and so does a scale ("10k" is 10,000). Numbers
     are returned without thousands separators."""
-    prose = _LIST_ORDINAL.sub(" ", CODE_SPANS.sub(_bare_figure, answer))
-    stated = _stated(prose)
-    stated += [n for n in _word_figures(prose) if n not in stated]
     backed = _numbers(question)
     for source in cited_sources:
         backed |= _numbers(
             f"{source.get('title') or ''} {source.get('section') or ''} {source.get('content') or ''}"
         )
     out: list[str] = []
-    for number in stated:
+    for number in stated_figures(answer):
         if number not in backed and number not in out:
             out.append(number)
     return out

@@ -24,7 +24,7 @@ from docsassistant.agent.reversals import affirms, is_yes_no, reversed_statement
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
-from docsassistant.agent.word_support import misplaced_figures, weakly_supported
+from docsassistant.agent.word_support import borrowed_subjects, misplaced_figures, weakly_supported
 
 
 @traced("verify")
@@ -79,7 +79,10 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
     reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
-    weak = weakly_supported(answer, seen) + misplaced_figures(answer, seen, " ".join(users_words))
+    heard = " ".join(users_words)
+    asked = " ".join([*users_words, question])
+    weak = weakly_supported(answer, seen, asked) + misplaced_figures(answer, seen, heard)
+    weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
     verdict = judge(
         cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []), reversals, weak
     )
