@@ -502,6 +502,26 @@ def test_a_wrong_figure_or_setting_name_the_verifier_passes_is_not_grounded(
 
 
 @pytest.mark.parametrize(
+    ("question", "answer", "grounded"),
+    [
+        ("What is the default request timeout?", "The default request timeout is 30 minutes [1].", False),
+        ("Is the default request timeout 30 minutes?", "Yes [1].", False),
+        ("What is the default request timeout?", "The default request timeout is 30 seconds [1].", True),
+    ],
+)
+def test_a_figure_with_another_unit_than_its_source_is_not_grounded(
+    docs: Path, model: ShapeFake, question: str, answer: str, grounded: bool
+) -> None:
+    """QA round 10 (s01, s24): "500 seconds" for the page's 500 ms, a "yes" to "per minute"
+    when the page says per second; a verifier that passes what it is given (ragas#1689)
+    and the figure check, which found the number and looked no further, made it grounded."""
+    record = _timeout_turn(model, question, answer, "The timeout is thirty seconds.")
+    assert ("grounded" in flags(record)) is grounded, flags(record)
+    if not grounded:
+        assert any("30 minutes" in f["message"] for f in record["flags"]), record["flags"]
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         # Each sentence cites [1]; only one source holds each, so one of them cites the wrong page.
@@ -522,6 +542,32 @@ def test_a_cited_sentence_its_source_does_not_contain_is_not_grounded(
     )
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
     assert any("not backed by the source it cites" in f["message"] for f in record["flags"])
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The client writes its logs to syslog every hour. The default request timeout is thirty seconds [1].",
+        "- The client writes its logs to syslog every hour.\n- The default request timeout is thirty seconds [1].",
+    ],
+)
+def test_an_uncited_sentence_beside_a_cited_one_is_not_grounded(
+    docs: Path, model: ShapeFake, answer: str
+) -> None:
+    """QA round 10 (s47, s46): an invented sentence placed before a cited one (in prose, or as
+    a list item of its own) was covered by that citation or by the verifier's claim, and the
+    word-share check read only sentences carrying a marker; a verifier that passes every
+    sentence (ragas#1689) made the answer grounded."""
+    model.search("default request timeout")
+    model.script("generate", answer)
+    claims = [
+        {"claim": "The client writes its logs to syslog every hour.", "supported": True, "sources": [1]},
+        {"claim": "The default request timeout is thirty seconds.", "supported": True, "sources": [1]},
+    ]
+    model.script("verify", json.dumps({"claims": claims}))
+    record = run_turn("What is the default request timeout?", component="core")
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
+    assert any("syslog" in f["message"] for f in record["flags"]), record["flags"]
 
 
 def test_figures_swapped_between_two_cited_sources_are_not_grounded(docs: Path, model: ShapeFake) -> None:

@@ -24,7 +24,9 @@ def test_a_marker_after_the_full_stop_belongs_to_the_sentence_before() -> None:
 
 def test_short_uncited_and_code_sentences_are_not_judged() -> None:
     assert weakly_supported("Yes [2].", [TIMEOUTS, RATES]) == []  # too short to judge
-    assert weakly_supported("Logs are written as JSON lines every hour.", [TIMEOUTS]) == []  # no citation
+    assert weakly_supported("Logs are written as JSON lines every hour.", [TIMEOUTS]) == [
+        "Logs are written as JSON lines every hour."
+    ]  # no citation in its paragraph: held to every source (and flagged uncited anyway)
     assert weakly_supported("`logging.format = json` [1].", [TIMEOUTS]) == []  # code only
 
 
@@ -116,3 +118,20 @@ def test_the_users_own_words_said_back_are_not_judged() -> None:
     assert weakly_supported(said_back, [TIMEOUTS, RATES], question) == []
     wrong_page = "Your app will wait on a reply before giving up for thirty seconds [2]."
     assert weakly_supported(wrong_page, [TIMEOUTS, RATES], question) == [wrong_page.replace(" [2]", "")]
+
+
+def test_a_sentence_before_a_cited_one_is_held_to_that_citation() -> None:
+    """QA round 10, s47 (prose) and s46 (a list item of its own): an invented sentence
+    placed before a cited one was covered by the citation and judged by nobody."""
+    rotation = {
+        "n": 1,
+        "title": "Backups",
+        "content": "Backups run nightly at 02:00 UTC and are kept for 14 days.",
+    }
+    invented = "Backups are encrypted with customer-managed keys and copied to a second region."
+    prose = f"{invented} They run nightly at 02:00 UTC and are kept for 14 days [1]."
+    assert weakly_supported(prose, [rotation]) == [invented]
+    listed = f"- {invented}\n- Backups run nightly at 02:00 UTC and are kept for 14 days [1]."
+    assert weakly_supported(listed, [rotation]) == [invented]
+    told = "Backups run nightly at 02:00 UTC. They are kept for 14 days [1]."
+    assert weakly_supported(told, [rotation]) == []

@@ -46,6 +46,11 @@ def prose_paragraphs(answer: str) -> list[list[str]]:
     return out
 
 
+def says_nothing(sentence: str) -> bool:
+    """A sentence too short, or a sign-off or pointer, that no check judges."""
+    return len(sentence.split()) < MIN_CHECKED_WORDS or bool(_COURTESY.match(sentence))
+
+
 def unchecked_sentences(answer: str, claims: list[ClaimCheck]) -> list[str]:
     """Sentences of the answer's prose that no citation and no verifier claim covers.
 
@@ -60,7 +65,7 @@ def unchecked_sentences(answer: str, claims: list[ClaimCheck]) -> list[str]:
         last_cited = max((i for i, s in enumerate(sentences) if _MARKER.search(s)), default=-1)
         for sentence in sentences[last_cited + 1 :]:
             words = _content_words(sentence)
-            if len(sentence.split()) < MIN_CHECKED_WORDS or _COURTESY.match(sentence) or not words:
+            if says_nothing(sentence) or not words:
                 continue
             if any(len(words & cw) >= 0.5 * len(words) for cw in claim_words):
                 continue

@@ -119,7 +119,7 @@ _GROUPED = re.compile(r"(?<![\w.\[])(\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+)(?![
 CODE_SPANS = re.compile(r"```.*?```|`[^`\n]*`", re.S)
 FENCED_CODE = re.compile(r"```.*?(?:```|$)", re.S)
 _LIST_ORDINAL = re.compile(r"^\s*\d+[.)]\s", re.M)
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     word: str(value)
     for value, word in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "  # noqa: SIM905
@@ -138,7 +138,7 @@ _ORDINAL_WORDS = {
 _SCALED = re.compile(r"(?<![\w.\[])(\d+(?:\.\d+)?)\s?(k|K|hundred|thousand|million)\b")
 _SCALE = {"k": 1_000, "K": 1_000, "hundred": 100, "thousand": 1_000, "million": 1_000_000}
 _SCALED_WORDS = re.compile(
-    r"\b(" + "|".join(w for w in _NUMBER_WORDS if w not in ("zero", "hundred", "thousand")) + r")"
+    r"\b(" + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand")) + r")"
     r"\s+(hundred|thousand|million)\b",
     re.I,
 )
@@ -156,7 +156,7 @@ def _scaled(text: str) -> dict[int, str]:
     for m in _SCALED.finditer(text):
         out[m.start(1)] = _key(f"{float(m.group(1)) * _SCALE[m.group(2)]:f}")
     for m in _SCALED_WORDS.finditer(text):
-        out[m.start()] = _key(f"{float(_NUMBER_WORDS[m.group(1).lower()]) * _SCALE[m.group(2).lower()]:f}")
+        out[m.start()] = _key(f"{float(NUMBER_WORDS[m.group(1).lower()]) * _SCALE[m.group(2).lower()]:f}")
     return out
 
 
@@ -180,7 +180,7 @@ def _numbers(text: str) -> set[str]:
     lowered = re.findall(r"[a-z]+", text.lower())
     return (
         found
-        | {_NUMBER_WORDS[w] for w in lowered if w in _NUMBER_WORDS}
+        | {NUMBER_WORDS[w] for w in lowered if w in NUMBER_WORDS}
         | {_ORDINAL_WORDS[w] for w in lowered if w in _ORDINAL_WORDS}
     )
 
@@ -196,7 +196,7 @@ _UNITS = (
     "replicas?|nodes?|shards?|partitions?|chunks?|documents?|files?|results?|rows?|columns?|lists?|bits?"
 )
 _WORD_FIGURE = re.compile(
-    r"\b(" + "|".join(w for w in _NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand")) + r")"
+    r"\b(" + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand")) + r")"
     rf"\s+(?:{_UNITS})\b",
     re.I,
 )
@@ -211,9 +211,7 @@ def _word_figures(prose: str) -> list[str]:
     """Figures written as words in the answer ("sixty seconds" states 60); scaled ones
     ("twenty thousand") are read by `_stated`."""
     scaled = {m.start() for m in _SCALED_WORDS.finditer(prose)}
-    return [
-        _NUMBER_WORDS[m.group(1).lower()] for m in _WORD_FIGURE.finditer(prose) if m.start() not in scaled
-    ]
+    return [NUMBER_WORDS[m.group(1).lower()] for m in _WORD_FIGURE.finditer(prose) if m.start() not in scaled]
 
 
 def stated_figures(answer: str) -> list[str]:

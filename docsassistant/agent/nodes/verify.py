@@ -24,6 +24,7 @@ from docsassistant.agent.reversals import affirms, is_yes_no, reversed_statement
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
+from docsassistant.agent.units import mismatched_units
 from docsassistant.agent.word_support import borrowed_subjects, misplaced_figures, weakly_supported
 
 
@@ -70,6 +71,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     else:
         users_words.append(question)
     unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
+    # "500 seconds" for the page's 500 ms: the figure is there, its unit is not (QA 10, s01).
+    unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
         unbacked += unbacked_identifiers(question, cited_sources)
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is

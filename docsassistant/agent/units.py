@@ -1,0 +1,95 @@
+"""A figure stated with another unit than its source gives it ("500 seconds" for the page's
+500 ms, "100 requests per minute" for its per second): condition 5 finds the 500 and the
+100 in the source and looks no further (QA round 10, s01 and s24).
+
+A figure is compared only when every place its cited sources state it carries a unit of the
+same kind (time, size, or a rate per unit of time) and none is the answer's: a bare 500
+anywhere in the sources, or a unit of another kind, leaves it alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docsassistant.agent.grounding import NUMBER_WORDS
+
+_ALIASES = {
+    "time": {
+        "ms": "ms msec msecs millisecond milliseconds",
+        "s": "s sec secs second seconds",
+        "min": "min mins minute minutes",
+        "h": "h hr hrs hour hours",
+        "d": "d day days",
+    },
+    "size": {
+        "b": "b byte bytes",
+        "kb": "kb kib kilobyte kilobytes",
+        "mb": "mb mib megabyte megabytes",
+        "gb": "gb gib gigabyte gigabytes",
+        "tb": "tb tib terabyte terabytes",
+    },
+}
+_UNIT = {
+    alias: (kind, unit)
+    for kind, units in _ALIASES.items()
+    for unit, names in units.items()
+    for alias in names.split()
+}
+_PERIOD = {
+    "second": "s",
+    "sec": "s",
+    "s": "s",
+    "minute": "min",
+    "min": "min",
+    "hour": "h",
+    "h": "h",
+    "day": "d",
+}
+# Digits, or a number word ("thirty seconds" states 30 s).
+_WORDS = "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand"))
+_NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + _WORDS + r")(?![A-Za-z-]))"
+_WITH_UNIT = re.compile(_NUMBER + r"[\s-]?(" + "|".join(sorted(_UNIT, key=len, reverse=True)) + r")\b", re.I)
+# "100 requests per minute", "100 req/s", "5 calls a second"
+_RATE = re.compile(
+    _NUMBER + r"(?:\s+[A-Za-z-]+){0,2}?\s*(?:\s(?:per|an?)\s+|/)(second|sec|minute|min|hour|day|s|h)\b", re.I
+)
+_BARE = re.compile(_NUMBER + r"(?![\d\]])")
+
+
+def _key(number: str) -> str:
+    number = NUMBER_WORDS.get(number.lower(), number).replace(",", "")
+    return number.rstrip("0").rstrip(".") if "." in number else number
+
+
+def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
+    """Each figure of the text with the (kind, unit) pairs it is stated with; ("", "") for a
+    place where it stands without one."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    placed: set[int] = set()
+    for m in _RATE.finditer(text):
+        out.setdefault(_key(m.group(1)), set()).add(("rate", _PERIOD[m.group(2).lower()]))
+        placed.add(m.start(1))
+    for m in _WITH_UNIT.finditer(text):
+        if m.start(1) not in placed:
+            out.setdefault(_key(m.group(1)), set()).add(_UNIT[m.group(2).lower()])
+            placed.add(m.start(1))
+    for m in _BARE.finditer(text):
+        if m.start(1) not in placed:
+            out.setdefault(_key(m.group(1)), set()).add(("", ""))
+    return out
+
+
+def mismatched_units(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Figures of the answer ("500 seconds") whose cited sources state them only with another
+    unit of the same kind ("500 ms"), as the answer wrote them."""
+    sources = _stated(" \n".join(str(s.get("prompt_text") or s.get("content") or "") for s in cited_sources))
+    out: list[str] = []
+    for m in [*_RATE.finditer(answer), *_WITH_UNIT.finditer(answer)]:
+        figure = _key(m.group(1))
+        unit = ("rate", _PERIOD[m.group(2).lower()]) if m.re is _RATE else _UNIT[m.group(2).lower()]
+        there = sources.get(figure, set())
+        same_kind = {u for u in there if u[0] == unit[0]}
+        if same_kind and unit not in there and same_kind == there and m.group(0) not in out:
+            out.append(m.group(0))
+    return out

@@ -1,0 +1,31 @@
+"""A figure stated with another unit than its cited source gives it (pure function)."""
+
+from __future__ import annotations
+
+from docsassistant.agent.units import mismatched_units
+
+PAGE = {
+    "content": "The connect timeout is 500 ms. The request timeout is thirty seconds. "
+    "Each tenant may send 100 requests per second. Snapshots are kept 14 days; 3 replicas."
+}
+
+
+def test_another_unit_of_the_same_kind_is_found() -> None:
+    assert mismatched_units("The connect timeout is 500 seconds [1].", [PAGE]) == ["500 seconds"]
+    assert mismatched_units("The request timeout is 30 minutes [1].", [PAGE]) == ["30 minutes"]
+    assert mismatched_units("The limit is 100 requests per minute [1].", [PAGE]) == ["100 requests per minute"]
+
+
+def test_the_same_unit_in_other_spellings_is_not() -> None:
+    for answer in (
+        "The connect timeout is 500 milliseconds [1].",
+        "The request timeout is 30 s [1].",
+        "The limit is 100 req/s [1].",
+        "Snapshots are kept for 14 days [1].",
+    ):
+        assert mismatched_units(answer, [PAGE]) == [], answer
+
+
+def test_a_figure_the_source_also_gives_bare_or_of_another_kind_is_left_alone() -> None:
+    assert mismatched_units("Three replicas take 3 seconds to sync [1].", [PAGE]) == []  # "3 replicas"
+    assert mismatched_units("It waits 42 seconds [1].", [PAGE]) == []  # not in the source: condition 5's
