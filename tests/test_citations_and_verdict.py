@@ -158,6 +158,8 @@ RETRIES = {
         ("Set `max_retries=9` [1].", []),  # code is not checked
         ("It uses SHA256 and v2 [1].", []),  # parts of identifiers are not figures
         ("About error 404 [1].", []),  # the question says 404
+        ("It retries in seven steps [1].", ["7"]),  # a number word before a counted thing (QA 10, s33)
+        ("It has three checks [1].", []),
     ],
 )
 def test_numbers_are_checked_against_the_cited_sources(answer: str, unbacked: list[str]) -> None:
@@ -242,3 +244,14 @@ def test_unchecked_sentences_message_says_which_one_it_quotes() -> None:
     verdict = judge([1], claims, [], [], ["Logs rotate every day at noon.", "Tokens expire after a week."])
     assert ("unchecked_sentences", "2 sentence(s) cite no source and were not verified, the first: "
             "'Logs rotate every day at noon.'.") in verdict.flags  # fmt: skip
+
+
+def test_an_option_in_a_code_block_no_source_gives_is_found() -> None:
+    """QA round 10 (s17): code is exempt from the name check, so `--skip-verify` passed."""
+    from docsassistant.agent.grounding import unbacked_options
+
+    source = {"content": "Restore with `backupctl restore --snapshot ID`; add --dry-run to preview."}
+    answer = "Restore it [1]:\n\n```sh\nbackupctl restore --snapshot ID --skip-verify --help\n```"
+    assert unbacked_options(answer, [source]) == ["--skip-verify"]
+    assert unbacked_options("```sh\nbackupctl restore --snapshot ID --dry-run\n```", [source]) == []
+    assert unbacked_options("Use `--skip-verify` [1].", [source]) == []  # inline code: the name check's

@@ -486,6 +486,15 @@ def test_a_yes_to_a_setting_the_source_never_names_is_not_grounded(
         ("Set `REQUEST_TIMEOUT_S` to change the request timeout [1].", False),  # a made-up setting
         ("Set request.timeout_s to change the request timeout [1].", False),
         ("The default request timeout is thirty seconds; set `CLIENT_TIMEOUT` to change it [1].", True),
+        # QA round 10 (s17): an invented option inside a code block, which the name check skips
+        (
+            "Set `CLIENT_TIMEOUT` to change the request timeout [1]:\n\n```sh\nCLIENT_TIMEOUT=60 client --no-retry\n```",
+            False,
+        ),
+        (
+            "Set `CLIENT_TIMEOUT` to change the request timeout [1]:\n\n```sh\nCLIENT_TIMEOUT=60 client\n```",
+            True,
+        ),
     ],
 )
 def test_a_wrong_figure_or_setting_name_the_verifier_passes_is_not_grounded(

@@ -13,7 +13,9 @@ PAGE = {
 def test_another_unit_of_the_same_kind_is_found() -> None:
     assert mismatched_units("The connect timeout is 500 seconds [1].", [PAGE]) == ["500 seconds"]
     assert mismatched_units("The request timeout is 30 minutes [1].", [PAGE]) == ["30 minutes"]
-    assert mismatched_units("The limit is 100 requests per minute [1].", [PAGE]) == ["100 requests per minute"]
+    assert mismatched_units("The limit is 100 requests per minute [1].", [PAGE]) == [
+        "100 requests per minute"
+    ]
 
 
 def test_the_same_unit_in_other_spellings_is_not() -> None:

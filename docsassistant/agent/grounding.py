@@ -193,7 +193,10 @@ _BARE_FIGURE = re.compile(r"`\s*(\d+(?:[.,]\d+)*)\s*([A-Za-z%]{0,4})\s*`")
 _UNITS = (
     "seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|milliseconds?|times|retries|attempts|"
     "connections?|requests?|percent|[kmgt]b|bytes?|characters?|tokens?|dimensions?|threads?|workers?|"
-    "replicas?|nodes?|shards?|partitions?|chunks?|documents?|files?|results?|rows?|columns?|lists?|bits?"
+    "replicas?|nodes?|shards?|partitions?|chunks?|documents?|files?|results?|rows?|columns?|lists?|bits?|"
+    # counted things a page enumerates ("all eight conditions", QA round 10 s33)
+    "conditions?|steps?|stages?|phases?|levels?|rules?|checks?|options?|parameters?|arguments?|fields?|"
+    "modes?|flags?|tools?|components?|databases?|collections?|tables?|indexes|versions?|releases?"
 )
 _WORD_FIGURE = re.compile(
     r"\b(" + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand")) + r")"
@@ -267,6 +270,24 @@ def unbacked_identifiers(text: str, cited_sources: list[dict[str, Any]]) -> list
         name = name.strip(".")
         if len(name) >= 2 and name.lower() not in backed and name.lower() not in (n.lower() for n in out):
             out.append(name)
+    return out
+
+
+_LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]", re.I)
+_GENERIC_OPTIONS = frozenset({"--help", "--version", "--verbose"})
+
+
+def unbacked_options(answer: str, sources: list[dict[str, Any]]) -> list[str]:
+    """Command-line options (`--force`) in the answer's code blocks that no source gives:
+    code is exempt from the identifier check, so an invented flag in a command passed
+    (QA round 10, s17). `--help` and its like are taken as known."""
+    code = " ".join(m.group(0) for m in FENCED_CODE.finditer(answer))
+    known = " ".join(str(s.get("content") or "") for s in sources).lower()
+    out: list[str] = []
+    for option in _LONG_OPTION.findall(code):
+        found = re.search(rf"(?<![\w-]){re.escape(option.lower())}(?![\w-])", known)
+        if option.lower() not in _GENERIC_OPTIONS and not found and option not in out:
+            out.append(option)
     return out
 
 

@@ -17,6 +17,7 @@ from docsassistant.agent.grounding import (
     obeyed_orders,
     unbacked_identifiers,
     unbacked_numbers,
+    unbacked_options,
 )
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
@@ -77,7 +78,7 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         unbacked += unbacked_identifiers(question, cited_sources)
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
     # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
-    named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources)
+    named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources) + unbacked_options(answer, sources)
     unbacked += [name for name in named if name not in unbacked]
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
