@@ -13,7 +13,9 @@ Small models often hand the message back as it came, or trimmed: when a message 
 back ("its", "and …") gets a "rewrite" adding no word of its own, nothing was resolved, and
 searching it finds whatever "its default" matches. Others answer instead of restating
 ("The default is 60 seconds.", or "Is it 60 seconds?" with a figure nobody mentioned). In
-both cases the turn works from the message followed by the earlier question it follows up.
+both cases the turn works from the message followed by the earlier question it follows up,
+and so it does when the rewrite names a subject nobody mentioned ("it" resolved to a product
+the conversation never spoke of).
 """
 
 from __future__ import annotations
@@ -98,6 +100,18 @@ def answers_instead(rewritten: str, question: str, conversation: str) -> bool:
     return (asked and not still_a_question) or any(n not in known for n in _FIGURE.findall(rewritten))
 
 
+_NAME = re.compile(r"(?<=[\w,;:)] )[A-Z][\w-]*|`[^`]+`|\b\w+(?:[_.]\w+|::\w+)+\b")
+
+
+def names_unheard(rewritten: str, question: str, conversation: str) -> list[str]:
+    """Names in the rewrite (a capitalised word inside a sentence, an identifier) that
+    neither the message nor the conversation uses: "it" after a turn about Acme Gateway
+    rewritten as a question about "Acme Proxy" (QA round 10, s20). The rewrite then picks
+    the subject itself, and every later step would follow it."""
+    heard = f"{question} {conversation}".lower()
+    return [name for name in _NAME.findall(rewritten) if name.strip("`").lower() not in heard]
+
+
 def with_earlier_question(question: str, earlier: str) -> str:
     """The follow-up, with the question it follows up, for a rewrite that resolved nothing."""
     return f"{question} (follow-up to: {earlier})" if earlier else question
@@ -122,8 +136,10 @@ def standalone_question(
     # install steps") may well stand alone, and its echo is then the right answer.
     refers_back = bool(_REFERS.search(question) or _CONNECTOR.match(question))
     echoed = refers_back and adds_nothing(result, question)
-    answered = usable and answers_instead(result, question, " ".join(str(m.content) for m in recent))
-    if echoed or answered:
+    conversation = " ".join(str(m.content) for m in recent)
+    answered = usable and answers_instead(result, question, conversation)
+    invented = usable and bool(names_unheard(result, question, conversation))
+    if echoed or answered or invented:
         previous = earlier or next(
             (str(m.content) for m in reversed(history) if isinstance(m, HumanMessage)), ""
         )
@@ -134,9 +150,10 @@ def standalone_question(
             kind="standalone_question",
             question=question,
             standalone=result,
-            used=usable and not echoed and not answered,
+            used=usable and not echoed and not answered and not invented,
             echoed=echoed,
             answered=answered,
+            invented_subject=invented,
         )
     ]
     return {"standalone_question": result, "trace": trace, **usage(raw)}
