@@ -579,27 +579,35 @@ def test_an_uncited_sentence_beside_a_cited_one_is_not_grounded(
     assert any("syslog" in f["message"] for f in record["flags"]), record["flags"]
 
 
+def _two_page_turn(model: ShapeFake, answer: str, claims: list[tuple[str, str]]) -> dict[str, Any]:
+    """A turn on the retries and timeouts pages, both graded relevant, whose answer and
+    all-supported claims are scripted; `{r}` / `{t}` in `answer` (and "r" / "t" as a claim's
+    source) stand for the two pages' evidence numbers."""
+    from docsassistant.search import search_docs
+
+    query = "HTTP client retries and request timeout"
+    order = [h["source_path"] for h in search_docs(query, "core", 2)]
+    number = {"r": order.index("core/retries.md") + 1, "t": order.index("core/timeouts.md") + 1}
+    model.search(query, k=2)
+    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
+    model.script("generate", answer.format(**number))
+    checked = [{"claim": claim, "supported": True, "sources": [number[page]]} for claim, page in claims]
+    model.script("verify", json.dumps({"claims": checked}))
+    return run_turn(
+        "How often does the HTTP client retry, and what is the request timeout?", component="core"
+    )
+
+
 def test_figures_swapped_between_two_cited_sources_are_not_grounded(docs: Path, model: ShapeFake) -> None:
     """A variant of QA round 9's s43 (figures swapped between two pages): each figure was in
     one of the answer's cited sources, but each was cited to the other one ("retries … 30
     times [retries page]", "timeout … 3 seconds [timeouts page]"); the verifier passed both
     (ragas#1689) and the figure check, reading the whole answer against all its citations,
     did too. (s43 itself, subjects swapped with each figure cited right, still passes.)"""
-    from docsassistant.search import search_docs
-
-    query = "HTTP client retries and request timeout"
-    order = [h["source_path"] for h in search_docs(query, "core", 2)]
-    r, t = order.index("core/retries.md") + 1, order.index("core/timeouts.md") + 1
-    model.search(query, k=2)
-    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
-    model.script(
-        "generate",
-        f"The HTTP client retries failed requests 30 times [{r}]. The default request timeout is 3 seconds [{t}].",
-    )
-    claims = [{"claim": "The client retries 30 times.", "supported": True, "sources": [r]}]
-    model.script("verify", json.dumps({"claims": claims}))
-    record = run_turn(
-        "How often does the HTTP client retry, and what is the request timeout?", component="core"
+    record = _two_page_turn(
+        model,
+        "The HTTP client retries failed requests 30 times [{r}]. The default request timeout is 3 seconds [{t}].",
+        [("The client retries 30 times.", "r")],
     )
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
 
@@ -610,26 +618,15 @@ def test_subjects_swapped_between_two_cited_sources_are_not_grounded(docs: Path,
     the retries' backoff). Answers that mix up facts of two retrieved documents are reported
     against RAG apps (langgenius/dify#19109); a verifier of the writer's kind passes each
     claim (ragas#1689), and the word-share and figure checks passed too."""
-    from docsassistant.search import search_docs
-
-    query = "HTTP client retries and request timeout"
-    order = [h["source_path"] for h in search_docs(query, "core", 2)]
-    r, t = order.index("core/retries.md") + 1, order.index("core/timeouts.md") + 1
-    model.search(query, k=2)
-    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
-    model.script(
-        "generate",
-        f"The HTTP client's request timeout is 200 milliseconds [{r}]; set `CLIENT_TIMEOUT` to "
-        f"change it [{t}]. Failed requests are retried three times [{r}].",
-    )
-    claims = [
-        {"claim": "The request timeout is 200 milliseconds.", "supported": True, "sources": [r]},
-        {"claim": "CLIENT_TIMEOUT changes it.", "supported": True, "sources": [t]},
-        {"claim": "Failed requests are retried three times.", "supported": True, "sources": [r]},
-    ]
-    model.script("verify", json.dumps({"claims": claims}))
-    record = run_turn(
-        "How often does the HTTP client retry, and what is the request timeout?", component="core"
+    record = _two_page_turn(
+        model,
+        "The HTTP client's request timeout is 200 milliseconds [{r}]; set `CLIENT_TIMEOUT` to "
+        "change it [{t}]. Failed requests are retried three times [{r}].",
+        [
+            ("The request timeout is 200 milliseconds.", "r"),
+            ("CLIENT_TIMEOUT changes it.", "t"),
+            ("Failed requests are retried three times.", "r"),
+        ],
     )
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
     messages = [f["message"] for f in record["flags"]]

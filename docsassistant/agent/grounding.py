@@ -144,7 +144,7 @@ _SCALED_WORDS = re.compile(
 )
 
 
-def _key(number: str) -> str:
+def figure_key(number: str) -> str:
     """One spelling per value: no thousands separators, no trailing decimal zeros."""
     number = re.sub(r"[,\s\u00a0\u2009\u202f]", "", number)
     return number.rstrip("0").rstrip(".") if "." in number else number
@@ -154,9 +154,11 @@ def _scaled(text: str) -> dict[int, str]:
     """Figures written with a scale ("10k", "1.5 million", "twenty thousand"), by position."""
     out = {}
     for m in _SCALED.finditer(text):
-        out[m.start(1)] = _key(f"{float(m.group(1)) * _SCALE[m.group(2)]:f}")
+        out[m.start(1)] = figure_key(f"{float(m.group(1)) * _SCALE[m.group(2)]:f}")
     for m in _SCALED_WORDS.finditer(text):
-        out[m.start()] = _key(f"{float(NUMBER_WORDS[m.group(1).lower()]) * _SCALE[m.group(2).lower()]:f}")
+        out[m.start()] = figure_key(
+            f"{float(NUMBER_WORDS[m.group(1).lower()]) * _SCALE[m.group(2).lower()]:f}"
+        )
     return out
 
 
@@ -166,17 +168,17 @@ def _stated(prose: str) -> list[str]:
     grouped = {m.start(1): m for m in _GROUPED.finditer(prose)}
     out: list[tuple[int, str]] = [(start, value) for start, value in scaled.items() if start not in grouped]
     covered: list[range] = [range(m.start(1), m.end(1)) for m in grouped.values()]
-    out += [(start, scaled.get(start) or _key(m.group(1))) for start, m in grouped.items()]
+    out += [(start, scaled.get(start) or figure_key(m.group(1))) for start, m in grouped.items()]
     for m in _NUMBER.finditer(prose):
         if m.start(1) not in scaled and not any(m.start(1) in span for span in covered):
-            out.append((m.start(1), _key(m.group(1))))
+            out.append((m.start(1), figure_key(m.group(1))))
     return [value for _, value in sorted(out)]
 
 
 def _numbers(text: str) -> set[str]:
     """Every figure a source could be backing, read every way it could be meant: "3 100"
     backs 3, 100 and 3100; "10k" backs 10 and 10000."""
-    found = {_key(m.group(1)) for m in _NUMBER.finditer(text)} | set(_stated(text))
+    found = {figure_key(m.group(1)) for m in _NUMBER.finditer(text)} | set(_stated(text))
     lowered = re.findall(r"[a-z]+", text.lower())
     return (
         found

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.grounding import NUMBER_WORDS
+from docsassistant.agent.grounding import NUMBER_WORDS, figure_key
 
 _ALIASES = {
     "time": {
@@ -36,16 +36,6 @@ _UNIT = {
     for unit, names in units.items()
     for alias in names.split()
 }
-_PERIOD = {
-    "second": "s",
-    "sec": "s",
-    "s": "s",
-    "minute": "min",
-    "min": "min",
-    "hour": "h",
-    "h": "h",
-    "day": "d",
-}
 # Digits, or a number word ("thirty seconds" states 30 s).
 _WORDS = "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand"))
 _NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + _WORDS + r")(?![A-Za-z-]))"
@@ -58,8 +48,13 @@ _BARE = re.compile(_NUMBER + r"(?![\d\]])")
 
 
 def _key(number: str) -> str:
-    number = NUMBER_WORDS.get(number.lower(), number).replace(",", "")
-    return number.rstrip("0").rstrip(".") if "." in number else number
+    return figure_key(NUMBER_WORDS.get(number.lower(), number))
+
+
+def _unit(match: re.Match[str]) -> tuple[str, str]:
+    """(kind, unit) of a figure matched by `_RATE` (a rate per its period) or `_WITH_UNIT`."""
+    kind, unit = _UNIT[match.group(2).lower()]
+    return ("rate", unit) if match.re is _RATE else (kind, unit)
 
 
 def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
@@ -68,11 +63,11 @@ def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
     out: dict[str, set[tuple[str, str]]] = {}
     placed: set[int] = set()
     for m in _RATE.finditer(text):
-        out.setdefault(_key(m.group(1)), set()).add(("rate", _PERIOD[m.group(2).lower()]))
+        out.setdefault(_key(m.group(1)), set()).add(_unit(m))
         placed.add(m.start(1))
     for m in _WITH_UNIT.finditer(text):
         if m.start(1) not in placed:
-            out.setdefault(_key(m.group(1)), set()).add(_UNIT[m.group(2).lower()])
+            out.setdefault(_key(m.group(1)), set()).add(_unit(m))
             placed.add(m.start(1))
     for m in _BARE.finditer(text):
         if m.start(1) not in placed:
@@ -83,12 +78,11 @@ def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
 def mismatched_units(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     """Figures of the answer ("500 seconds") whose cited sources state them only with another
     unit of the same kind ("500 ms"), as the answer wrote them."""
-    sources = _stated(" \n".join(str(s.get("prompt_text") or s.get("content") or "") for s in cited_sources))
+    sources = _stated(" \n".join(str(s.get("content") or "") for s in cited_sources))
     out: list[str] = []
     for m in [*_RATE.finditer(answer), *_WITH_UNIT.finditer(answer)]:
-        figure = _key(m.group(1))
-        unit = ("rate", _PERIOD[m.group(2).lower()]) if m.re is _RATE else _UNIT[m.group(2).lower()]
-        there = sources.get(figure, set())
+        unit = _unit(m)
+        there = sources.get(_key(m.group(1)), set())
         same_kind = {u for u in there if u[0] == unit[0]}
         if same_kind and unit not in there and same_kind == there and m.group(0) not in out:
             out.append(m.group(0))

@@ -96,13 +96,12 @@ def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str 
     cited_anywhere = {n for _, cited in clauses for n in cited}
     out: list[str] = []
     for clause, cited in clauses:
-        own = [by_n[n] for n in cited]
-        if not stated_figures(clause) or unbacked_numbers(clause, own, question):
+        figures = set(stated_figures(clause))
+        if not figures or unbacked_numbers(clause, [by_n[n] for n in cited], question):
             continue  # no figure, or one its citations lack (`misplaced_figures`' case)
         stray = content_stems(_MARKERS.sub(" ", clause)) - set().union(*(stems[n] for n in cited))
         if not stray:
             continue
-        figures = set(stated_figures(clause))
         # The other page's sentence must give its word a different figure: one stating the
         # clause's own figure agrees with it ("probes: 1 by default" on two pages).
         others = [by_n[n] for n in cited_anywhere - set(cited)]

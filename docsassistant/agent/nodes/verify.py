@@ -83,8 +83,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
     reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
-    heard = " ".join(users_words)
-    asked = " ".join([*users_words, question])
+    heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
+    asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = weakly_supported(answer, seen, asked) + misplaced_figures(answer, seen, heard)
     weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
     verdict = judge(
