@@ -633,6 +633,38 @@ def test_subjects_swapped_between_two_cited_sources_are_not_grounded(docs: Path,
     assert any("request timeout is 200 milliseconds" in m for m in messages), messages
 
 
+PRODUCT_PAGES = {
+    "gateway.md": "# Acme Gateway\n\n## Limits\n\nAcme Gateway accepts at most 10,000 concurrent connections per node.\n",
+    "proxy.md": "# Acme Proxy\n\n## Limits\n\nAcme Proxy accepts at most 4,000 concurrent connections per node.\n",
+}
+
+
+def test_a_figure_from_a_neighbouring_products_page_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 10 (s06): asked about Acme Gateway, the model gave Acme Proxy's limit and
+    cited the proxy page, which holds that figure; the gateway page was retrieved and not
+    cited. Every check that reads only the cited page passed it, and so did a verifier of
+    the writer's kind (ragas#1689). Facts of two retrieved documents mixed up in one answer
+    are reported against RAG apps (langgenius/dify#19109)."""
+    from docsassistant.search import search_docs
+
+    for name, text in PRODUCT_PAGES.items():
+        write(tmp_path / "products" / name, text)
+    assert index_paths([tmp_path / "products"], component="products", base=tmp_path).counts()["failed"] == 0
+    query = "Acme Gateway concurrent connections"
+    order = [h["source_path"] for h in search_docs(query, "products", 2)]
+    proxy = order.index("products/proxy.md") + 1
+    model.search(query, k=2)
+    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
+    model.script("generate", f"Acme Gateway accepts at most 4,000 concurrent connections per node [{proxy}].")
+    claim = {"claim": "Acme Gateway accepts 4,000 connections.", "supported": True, "sources": [proxy]}
+    model.script("verify", json.dumps({"claims": [claim]}))
+    record = run_turn("How many concurrent connections does Acme Gateway accept?", component="products")
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
+    assert any("4,000 concurrent connections" in f["message"] for f in record["flags"]), record["flags"]
+
+
 def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
     """QA round 9 (s22b): the model carried out the phishing order of a page in its own
     words, with no address or quoted phrase for the obeyed-order check to match, and the

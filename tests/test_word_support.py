@@ -135,3 +135,60 @@ def test_a_sentence_before_a_cited_one_is_held_to_that_citation() -> None:
     assert weakly_supported(listed, [rotation]) == [invented]
     told = "Backups run nightly at 02:00 UTC. They are kept for 14 days [1]."
     assert weakly_supported(told, [rotation]) == []
+
+
+GATEWAY = {
+    "n": 1,
+    "title": "Acme Gateway",
+    "section": "Limits",
+    "content": "Acme Gateway accepts at most 10,000 concurrent connections per node.",
+}
+PROXY = {
+    "n": 2,
+    "title": "Acme Proxy",
+    "section": "Limits",
+    "content": "Acme Proxy accepts at most 4,000 concurrent connections per node.",
+}
+
+
+def test_a_figure_from_the_page_of_a_neighbouring_subject_is_found() -> None:
+    """QA round 10, s06: the proxy's figure said of the gateway, cited to the proxy page;
+    the gateway page, retrieved but not cited, gives the gateway another figure."""
+    from docsassistant.agent.word_support import rival_statements
+
+    answer = "Acme Gateway accepts at most 4,000 concurrent connections per node [2]."
+    assert rival_statements(answer, [GATEWAY, PROXY]) == [
+        "Acme Gateway accepts at most 4,000 concurrent connections per node."
+    ]
+    right = "Acme Gateway accepts at most 10,000 concurrent connections per node [1]."
+    assert rival_statements(right, [GATEWAY, PROXY]) == []
+    # With no rival sentence in the evidence the figure is not taken as moved.
+    assert rival_statements(answer, [PROXY]) == []
+
+
+def test_a_figure_is_held_to_the_cited_source_that_holds_it() -> None:
+    """QA round 10, s30: both team pages cited together, Heron's 30 minutes said of Falcon."""
+    from docsassistant.agent.word_support import rival_statements
+
+    falcon = {
+        "n": 1,
+        "title": "Team Falcon",
+        "content": "Escalations go to the Falcon lead after 15 minutes.",
+    }
+    heron = {"n": 2, "title": "Team Heron", "content": "Escalations go to the Heron lead after 30 minutes."}
+    mixed = "Escalations go to the Falcon lead after 30 minutes [1][2]."
+    assert rival_statements(mixed, [falcon, heron]) == ["Escalations go to the Falcon lead after 30 minutes."]
+    assert (
+        rival_statements("Escalations go to the Falcon lead after 15 minutes [1][2].", [falcon, heron]) == []
+    )
+
+
+def test_a_sentence_that_repeats_the_figure_is_no_rival() -> None:
+    """Two pages stating the same figure agree; a sentence sharing few words is another topic."""
+    from docsassistant.agent.word_support import rival_statements
+
+    same = {**GATEWAY, "content": "Acme Gateway accepts at most 4,000 concurrent connections per node."}
+    answer = "Acme Gateway accepts at most 4,000 concurrent connections per node [2]."
+    assert rival_statements(answer, [same, PROXY]) == []
+    other_topic = {**GATEWAY, "content": "Acme Gateway keeps logs for 30 days."}
+    assert rival_statements(answer, [other_topic, PROXY]) == []

@@ -26,7 +26,12 @@ from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import mismatched_units
-from docsassistant.agent.word_support import borrowed_subjects, misplaced_figures, weakly_supported
+from docsassistant.agent.word_support import (
+    borrowed_subjects,
+    misplaced_figures,
+    rival_statements,
+    weakly_supported,
+)
 
 
 @traced("verify")
@@ -87,6 +92,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = weakly_supported(answer, seen, asked) + misplaced_figures(answer, seen, heard)
     weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
+    # Against every retrieved source: the page of the subject asked about may be uncited (s06).
+    weak += [s for s in rival_statements(answer, seen) if s not in weak]
     verdict = judge(
         cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []), reversals, weak
     )
