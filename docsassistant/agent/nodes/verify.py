@@ -21,7 +21,12 @@ from docsassistant.agent.grounding import (
 )
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
-from docsassistant.agent.reversals import affirms, is_yes_no, reversed_statements
+from docsassistant.agent.reversals import (
+    affirms,
+    contradicted_by_evidence,
+    is_yes_no,
+    reversed_statements,
+)
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.state import AgentState
@@ -87,7 +92,12 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     unbacked += [name for name in named if name not in unbacked]
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
-    reversals = reversed_statements(answer, contents, state.get("standalone_question") or question)
+    working = state.get("standalone_question") or question
+    reversals = reversed_statements(answer, contents, working)
+    # A yes citing a page about something else, while the page about the asked thing is
+    # retrieved and says no (s48): every source counts here, not only the cited ones.
+    evidence = [s.get("content") or "" for s in sources]
+    reversals += [q for q in contradicted_by_evidence(answer, working, evidence) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = weakly_supported(answer, seen, asked) + misplaced_figures(answer, seen, heard)
