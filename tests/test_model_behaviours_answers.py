@@ -633,6 +633,24 @@ def test_subjects_swapped_between_two_cited_sources_are_not_grounded(docs: Path,
     assert any("request timeout is 200 milliseconds" in m for m in messages), messages
 
 
+def test_an_invented_clause_in_a_sentence_from_its_source_is_not_grounded(
+    docs: Path, model: ShapeFake
+) -> None:
+    """QA round 10 (s29): "Backups run nightly, are stored encrypted in a second region, and
+    are kept for 14 days [backups page]", the page saying nothing of a region. The sentence
+    shares most of its words with its source, so the sentence's share passed it, and a
+    verifier of the writer's kind passed the claim (ragas#1689)."""
+    record = _two_page_turn(
+        model,
+        "The HTTP client retries failed requests three times, writes each attempt to the cluster's "
+        "audit trail, with exponential backoff starting at 200 milliseconds [{r}].",
+        [("The client retries three times with backoff from 200 milliseconds.", "r")],
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
+    messages = [f["message"] for f in record["flags"]]
+    assert any("audit trail" in m for m in messages), messages
+
+
 PRODUCT_PAGES = {
     "gateway.md": "# Acme Gateway\n\n## Limits\n\nAcme Gateway accepts at most 10,000 concurrent connections per node.\n",
     "proxy.md": "# Acme Proxy\n\n## Limits\n\nAcme Proxy accepts at most 4,000 concurrent connections per node.\n",

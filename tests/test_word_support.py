@@ -192,3 +192,21 @@ def test_a_sentence_that_repeats_the_figure_is_no_rival() -> None:
     assert rival_statements(answer, [same, PROXY]) == []
     other_topic = {**GATEWAY, "content": "Acme Gateway keeps logs for 30 days."}
     assert rival_statements(answer, [other_topic, PROXY]) == []
+
+
+BACKUPS = {"n": 1, "content": "Backups run nightly at 02:00 UTC and are kept for 14 days."}
+
+
+def test_an_invented_clause_inside_a_sentence_from_its_source_is_found() -> None:
+    """The sentence shares most words with its page; one clause is the model's own."""
+    invented = "Backups run nightly, are stored encrypted in a second region, and are kept for 14 days [1]."
+    assert weakly_supported(invented, [BACKUPS]) == [
+        "Backups run nightly, are stored encrypted in a second region, and are kept for 14 days."
+    ]
+    assert (
+        weakly_supported("Backups run nightly at 02:00 UTC, and are kept for 14 days [1].", [BACKUPS]) == []
+    )
+    # A lead-in that says nothing ("Let me check:") is not a clause to judge.
+    assert (
+        weakly_supported("Let me check: backups run nightly and are kept for 14 days [1].", [BACKUPS]) == []
+    )
