@@ -216,15 +216,29 @@ def test_trivial_messages_need_no_tool(corpus: Path, cooperative_ollama: FakeOll
     )
 
 
-def test_out_of_scope_request_is_declined_without_retrieval(corpus: Path, fake_ollama: FakeOllama) -> None:
+def test_out_of_scope_request_is_declined_once_a_search_finds_nothing(
+    corpus: Path, fake_ollama: FakeOllama
+) -> None:
     decline = "Sorry, I can only help with questions about the documentation, not poems."
     fake_ollama.reply(decline)
+    fake_ollama.reply_json({"relevant": [], "sufficient": False})
     record = run_turn("write me a poem about cats")
     assert record["answer"] == decline
-    assert len(fake_ollama.requests) == 1
-    assert "retrieve" not in nodes(record) and not of_type(record, "tool_call")
-    assert record["queries"] == [] and record["sources"] == []
+    assert len(fake_ollama.requests) == 2  # decide, then the grading of the check search
+    assert nodes(record)[-2:] == ["unchecked_answer", "finalize"]
+    assert record["sources"] == [] and record["citations"] == []
     assert record["verification"]["status"] == "not_applicable"
+    assert "not_from_documentation" not in [f["kind"] for f in record["flags"]]
+
+
+def test_a_decline_of_a_message_too_short_to_search_needs_no_search(
+    corpus: Path, fake_ollama: FakeOllama
+) -> None:
+    decline = "Sorry, I can only help with questions about the documentation."
+    fake_ollama.reply(decline)
+    record = run_turn("poem please")
+    assert record["answer"] == decline and len(fake_ollama.requests) == 1
+    assert "retrieve" not in nodes(record) and not of_type(record, "tool_call")
 
 
 # -- the rewrite loop -------------------------------------------------------------------------------

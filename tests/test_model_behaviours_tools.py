@@ -333,6 +333,10 @@ def test_memory_answer_with_nothing_found_loses_its_citation_markers(corpus: Pat
             "I'm sorry, but I don't have information about the timeout.",
         ),
         ("What is the default request timeout?", "Sorry, I can't search right now, but it is 60 seconds."),
+        (
+            "What is the default request timeout?",
+            "Sorry, I can only help with questions about the documentation.",
+        ),
         ("hi, whats the timeout?", "Hi! The timeout is 60 seconds."),
     ],
 )
@@ -343,7 +347,8 @@ def test_a_refusal_or_greeting_that_answers_is_searched_first(
     and some of those replies only look like a refusal or like small talk: "I don't have
     information about …" for a question the docs answer, "Sorry, … but it is 60 seconds",
     or a greeting that carries a question. They were shown unchecked with no flag (QA round
-    8a W2, W3); the question is searched first, as for any memory answer."""
+    8a W2, W3); the question is searched first, as for any memory answer. A plain decline
+    of a documentation question was shown as it was (QA round 10 s28); it is searched too."""
     model.script("decide", reply)
     record = run_turn(question)
     assert tool_calls(record), "no search ran"
@@ -352,7 +357,8 @@ def test_a_refusal_or_greeting_that_answers_is_searched_first(
 
 @pytest.mark.parametrize("question", ["thanks!", "hello"])
 def test_small_talk_needs_no_search(corpus: Path, model: ShapeFake, question: str) -> None:
-    """Small talk is the one reply (besides a decline) that may skip retrieval."""
+    """Small talk is the one reply that skips retrieval (a decline does once a search finds
+    nothing relevant)."""
     record = run_turn(question)
     assert not tool_calls(record) and record["model_calls"] == 1
     assert "not_from_documentation" not in flags(record)

@@ -1,7 +1,9 @@
 """Which replies may skip retrieval: small talk, and declining an out-of-scope request.
 
 Everything else the model answers without a tool is a documentation answer from memory;
-the agent searches before showing it (or flags it `not_from_documentation`). Both checks
+the agent searches before showing it (or flags it `not_from_documentation`). A decline is
+searched too unless the message is too short to search: models also decline questions the
+documentation answers; it is shown as it is when the search finds nothing relevant. Both checks
 are deliberately narrow: a miss costs one search and one grading call, while a false
 "small talk" would show an unchecked answer.
 """

@@ -4,9 +4,9 @@ the bottom.
     decide ─┬─ tool calls ─→ retrieve ─┬─ searched → grade ─┬─ enough ──────────→ generate ─┬→ verify ─┬→ finalize
             │  (the executor: every    └─ counts, errors    ├─ partial, budget → decide      │          └→ generate (once)
             │   call of the reply)        only → decide     ├─ nothing, budget → rewrite → retrieve
-            │                                               ├─ nothing, memory reply → unchecked_answer
+            │                                               ├─ nothing, memory reply / decline → unchecked_answer
             │                                               └─ capped ─────────→ generate (caveat) / no_answer
-            ├─ small talk / decline ───────────────────────────────────────────→ finalize
+            ├─ small talk, a short decline ────────────────────────────────────→ finalize
             └─ done, evidence in hand ──────────────────────→ generate      time short → skip_verification → finalize
 """
 
@@ -36,7 +36,7 @@ def after_decide(state: AgentState) -> str:
     if state.get("pending_calls"):
         return "retrieve"
     if state.get("answer"):
-        return "finalize"  # small talk, a decline, or a count answered from its result
+        return "finalize"  # small talk, a short decline, or a count answered from its result
     # No more tool calls wanted: answer from the evidence gathered, if any.
     return "generate" if state.get("relevant_ids") else "finalize"
 

@@ -28,7 +28,7 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
 
     The first round of a turn also sets the standalone question (a model call only on a
     follow-up). Tool calls written as text are recognised as calls. A reply without
-    evidence is shown only for small talk and declines; otherwise the question is searched
+    evidence is shown only for small talk; otherwise, a decline too, the question is searched
     first (the reply is kept in case nothing relevant is found).
     """
     ctx = runtime.context
@@ -99,10 +99,14 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # Silence is no answer to a documentation question either (QA round 8a scenario 08: a
     # refused call, then an empty reply, ended as empty_answer): it is searched too.
     silent = not content and not (unsearched and _searchable(state))
-    if silent or is_small_talk(state["question"]) or is_decline(content):
+    # A decline is shown as it is only once a search has run, or for a message not worth
+    # searching: llama3.1 also declines documentation questions ("Sorry, I can only help
+    # with the documentation", QA round 10 s28), which a search then answers.
+    declined = is_decline(content) and not (unsearched and _searchable(state))
+    if silent or is_small_talk(state["question"]) or declined:
         return {**update, "pending_calls": [], "answer": content, "trace": trace}
     if unsearched:
-        reason = "answer without evidence" if content else "empty reply"
+        reason = "decline" if is_decline(content) else "answer without evidence" if content else "empty reply"
         trace.append(event("decision", kind="search_before_answering", reason=reason))
         check = queued_search(f"check-{len(state.get('steps', []))}", question)
         return {**update, **check, "direct_reply": content, "trace": trace}

@@ -8,7 +8,8 @@ from langgraph.runtime import Runtime
 
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.events import bogus_citation, flag
+from docsassistant.agent.direct_replies import is_decline
+from docsassistant.agent.events import bogus_citation, event, flag
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.state import AgentState
 
@@ -23,9 +24,19 @@ def unsourced(reply: str) -> tuple[str, list[dict[str, Any]]]:
 @traced("unchecked_answer")
 def unchecked_answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """The model answered from memory and a search found nothing relevant: show its reply,
-    flagged `not_from_documentation` (never grounded; no model call)."""
+    flagged `not_from_documentation` (never grounded; no model call). A decline is shown
+    as it is."""
+    reply = state.get("direct_reply", "")
+    if is_decline(reply):  # an out-of-scope request, confirmed by the search: no answer to flag
+        found = "The model declined; a search found nothing relevant to answer from."
+        return {
+            "answer": reply,
+            "citations": [],
+            "sources": [],
+            "trace": [event("decision", kind="declined", reason=found)],
+        }
     detail = "The model answered without documentation; a search found nothing relevant to check it against."
-    answer, flags = unsourced(state.get("direct_reply", ""))
+    answer, flags = unsourced(reply)
     return {
         "answer": answer,
         "citations": [],
