@@ -651,6 +651,27 @@ def test_an_invented_clause_in_a_sentence_from_its_source_is_not_grounded(
     assert any("audit trail" in m for m in messages), messages
 
 
+def test_saying_the_docs_lack_what_a_source_states_is_not_grounded(docs: Path, model: ShapeFake) -> None:
+    """QA round 10 (s10): told to say which part the documentation does not cover, the
+    model said it of a part a retrieved source states ("The documentation does not say
+    what the default request timeout is", uncited, beside the timeouts page), and the
+    verifier, of the writer's kind, listed that as a supported claim (ragas#1689), which
+    covered the uncited sentence: grounded. (Cited to that page, the sentence's meta words
+    leave it under the word share of condition 8.)"""
+    record = _two_page_turn(
+        model,
+        "The HTTP client retries failed requests three times [{r}]. The documentation does not "
+        "say what the default request timeout is.",
+        [
+            ("The client retries failed requests three times.", "r"),
+            ("The documentation does not give the default request timeout.", "r"),
+        ],
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
+    messages = [f["message"] for f in record["flags"]]
+    assert any("does not say what the default request timeout is" in m for m in messages), record["flags"]
+
+
 PRODUCT_PAGES = {
     "gateway.md": "# Acme Gateway\n\n## Limits\n\nAcme Gateway accepts at most 10,000 concurrent connections per node.\n",
     "proxy.md": "# Acme Proxy\n\n## Limits\n\nAcme Proxy accepts at most 4,000 concurrent connections per node.\n",

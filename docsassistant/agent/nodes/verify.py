@@ -7,6 +7,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
+from docsassistant.agent.absence import denied_coverage
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.coverage import unchecked_sentences
@@ -98,6 +99,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # retrieved and says no (s48): every source counts here, not only the cited ones.
     evidence = [s.get("content") or "" for s in sources]
     reversals += [q for q in contradicted_by_evidence(answer, working, evidence) if q not in reversals]
+    # "The documentation does not say how long backups are kept" beside a source saying it (s10).
+    reversals += [q for q in denied_coverage(answer, seen) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = weakly_supported(answer, seen, asked) + misplaced_figures(answer, seen, heard)
