@@ -582,6 +582,26 @@ def test_model_call_times_out_at_the_turns_remaining_time(model: ShapeFake) -> N
     assert "time budget" in (update.get("stop_reason") or "")
 
 
+def test_follow_up_picking_an_item_by_its_place_searches_that_item(corpus: Path, model: ShapeFake) -> None:
+    """QA round 10 (s40): "the second one" after an answer listing two items was rewritten
+    about the first, and the turn searched, graded and answered that one. Condense-question
+    rewrites change the question (langchain#5553, #8875); the item is now counted in the
+    previous answer's list, and a rewrite naming another listed item is set aside."""
+    model.script(
+        "generate",
+        "Two settings shape the HTTP client:\n\n- `CLIENT_TIMEOUT`: the request timeout [1].\n"
+        "- `CLIENT_RETRIES`: how often a request is retried [1].",
+    )
+    first = run_turn("Which settings shape the HTTP client?")
+    model.script("standalone", json.dumps({"standalone_question": "What is the default of CLIENT_TIMEOUT?"}))
+    second = run_turn("And the default of the second one?", first["thread_id"])
+    assert second["standalone_question"] == (
+        "And the default of the second one? (CLIENT_RETRIES) (follow-up to: Which settings shape the HTTP client?)"
+    )
+    query = tool_calls(second)[0][1]["query"]
+    assert "CLIENT_RETRIES" in query and "CLIENT_TIMEOUT" not in query
+
+
 def test_short_time_with_evidence_answers_without_verification(corpus: Path, model: ShapeFake) -> None:
     """With too little time left for another call, the turn answers from the evidence it
     has and says it was not verified (`not_verified`)."""

@@ -15,7 +15,8 @@ searching it finds whatever "its default" matches. Others answer instead of rest
 ("The default is 60 seconds.", or "Is it 60 seconds?" with a figure nobody mentioned). In
 both cases the turn works from the message followed by the earlier question it follows up,
 and so it does when the rewrite names a subject nobody mentioned ("it" resolved to a product
-the conversation never spoke of).
+the conversation never spoke of) or another item of the previous answer's list than the
+one "the second one" counts to (`ordinals.py`); the counted item's name is then added.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from docsassistant.agent.budget import trim_history
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event
+from docsassistant.agent.ordinals import misread_pick, picked_name
 from docsassistant.agent.prompts import STANDALONE_SYSTEM
 from docsassistant.agent.reversals import NAME
 
@@ -137,21 +139,27 @@ def standalone_question(
     conversation = " ".join(str(m.content) for m in recent)
     answered = usable and answers_instead(result, question, conversation)
     invented = usable and bool(names_unheard(result, question, conversation))
-    if echoed or answered or invented:
+    # "The second one" is counted in the previous answer's list, not left to the rewrite (s40).
+    last_answer = next((str(m.content) for m in reversed(history) if isinstance(m, AIMessage)), "")
+    misread = usable and misread_pick(result, question, last_answer) is not None
+    if echoed or answered or invented or misread:
         previous = earlier or next(
             (str(m.content) for m in reversed(history) if isinstance(m, HumanMessage)), ""
         )
-        result = with_earlier_question(question, previous[: MAX_GROWTH * len(question) + 200])
+        picked = picked_name(question, last_answer)
+        said = f"{question} ({picked[1]})" if picked else question
+        result = with_earlier_question(said, previous[: MAX_GROWTH * len(question) + 200])
     trace = [
         event(
             "decision",
             kind="standalone_question",
             question=question,
             standalone=result,
-            used=usable and not echoed and not answered and not invented,
+            used=usable and not echoed and not answered and not invented and not misread,
             echoed=echoed,
             answered=answered,
             invented_subject=invented,
+            misread_pick=misread,
         )
     ]
     return {"standalone_question": result, "trace": trace, **usage(raw)}
