@@ -131,6 +131,13 @@ def test_obeyed_injection_fails_even_a_supported_answer() -> None:
     assert verdict.status == "failed" and _kinds(verdict) == ["injection_obeyed"]
 
 
+def test_a_sibling_term_answered_is_its_own_flag() -> None:
+    swapped = ["asked about connect timeout, answered about request timeout"]
+    verdict = judge([1], [_claim()], [], off_question=swapped)
+    assert verdict.status == "unsupported" and _kinds(verdict) == ["off_question"]
+    assert "request timeout" in verdict.flags[0][1]
+
+
 def test_a_number_no_cited_source_holds_is_not_grounded() -> None:
     """The verifier agreeing is not enough for a figure found nowhere in the cited sources
     (an independent QA pass: "5 GB [1]" citing a page about connection limits was grounded)."""

@@ -672,6 +672,25 @@ def test_saying_the_docs_lack_what_a_source_states_is_not_grounded(docs: Path, m
     assert any("does not say what the default request timeout is" in m for m in messages), record["flags"]
 
 
+def test_the_sibling_of_the_asked_setting_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 10 (s08): asked for the connect timeout, the model gave the request timeout
+    that the same page states, cited right; the verifier, of the writer's kind, passed it
+    (ragas#1689) and so did every support check: grounded, and read as the connect timeout."""
+    page = "# Client\n\nThe connect timeout is 5 seconds. The request timeout is 30 seconds.\n"
+    write(tmp_path / "client" / "timeouts.md", page)
+    assert index_paths([tmp_path / "client"], component="client", base=tmp_path).counts()["failed"] == 0
+    model.search("connect timeout", k=1)
+    model.script("grade", json.dumps({"relevant": [1], "sufficient": True}))
+    model.script("generate", "The request timeout is 30 seconds [1].")
+    claim = {"claim": "The request timeout is 30 seconds.", "supported": True, "sources": [1]}
+    model.script("verify", json.dumps({"claims": [claim]}))
+    record = run_turn("What is the connect timeout?", component="client")
+    assert "off_question" in flags(record) and "grounded" not in flags(record), flags(record)
+    assert any("request timeout" in f["message"] for f in record["flags"]), record["flags"]
+
+
 PRODUCT_PAGES = {
     "gateway.md": "# Acme Gateway\n\n## Limits\n\nAcme Gateway accepts at most 10,000 concurrent connections per node.\n",
     "proxy.md": "# Acme Proxy\n\n## Limits\n\nAcme Proxy accepts at most 4,000 concurrent connections per node.\n",

@@ -62,6 +62,7 @@ FLAG_KINDS = {
     "unsupported_claims": "Some claims are not supported by the sources",
     "citation_mismatch": "A claim rests on sources the answer does not cite",
     "unchecked_sentences": "Some sentences cite no source and were not verified",
+    "off_question": "The answer speaks of a neighbouring term, not the one asked about",
     "injection_suspected": "A source contains text aimed at the model; it was kept out of the prompt",
     "injection_obeyed": "The answer carries out an order found in a source",
     "partial_evidence": "Answered from partial evidence",

@@ -1,13 +1,14 @@
 """The verdict on an answer: which flags it earns from its citations and verification.
 
 Pure functions (no model call), so every row of the flag table is tested directly.
-`grounded` is the only good verdict and needs all eight conditions of docs/flags.md: at
+`grounded` is the only good verdict and needs all nine conditions of docs/flags.md: at
 least one valid citation, at least one verified claim, every claim supported, every claim's
 sources among the answer's citations, and (checked in code, not by the verifier) every
 number the answer states found in a source it cites (`unbacked_numbers`), every sentence
 covered by a citation or a claim (`coverage.unchecked_sentences`), no statement the
-opposite of its source (`reversals.reversed_statements`) and every cited sentence sharing
-words with what it cites (`word_support.weakly_supported`).
+opposite of its source (`reversals.reversed_statements`), every cited sentence sharing
+words with what it cites (`word_support.weakly_supported`) and no term of the question
+swapped for its sibling (`siblings.sibling_terms`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def judge(
     unchecked: list[str] | None = None,
     reversals: list[str] | None = None,
     weak: list[str] | None = None,
+    off_question: list[str] | None = None,
 ) -> Verdict:
     """Flags for an answer citing `cited` whose verifier returned `claims`.
 
@@ -45,7 +47,8 @@ def judge(
     answer's sentences that no citation and no claim covers (see `coverage.py`);
     `reversals`, its statements that a cited source says the opposite of (`reversals.py`);
     `weak`, its cited sentences that share too few words with what they cite
-    (`word_support.py`)."""
+    (`word_support.py`); `off_question`, terms of the question the answer swapped for a
+    sibling term of the same page (`siblings.py`)."""
     flags: list[tuple[str, str]] = []
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
@@ -83,6 +86,11 @@ def judge(
         # agrees with everything.
         flags.append(("unsupported_claims", f"A sentence is not backed by the source it cites: {weak[0]!r}."))
         unsupported = list(weak)
+    if off_question and not unsupported:
+        # "The request timeout is 30 seconds [1]" is true of its page, and no answer to
+        # "What is the connect timeout?": every support check passes it.
+        flags.append(("off_question", f"The answer may not be about what was asked: {off_question[0]}."))
+        unsupported = list(off_question)
     if unchecked and not unsupported:
         # A verifier that lists only the cited claim leaves the rest of the answer unchecked.
         flags.append(

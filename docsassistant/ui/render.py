@@ -30,6 +30,7 @@ FLAG_STYLE: dict[str, tuple[str, str, str]] = {
     "unsupported_claims": ("Unsupported claims", "red", ":material/error:"),
     "citation_mismatch": ("Claims rest on uncited sources", "red", ":material/error:"),
     "unchecked_sentences": ("Unchecked sentences", "red", ":material/error:"),
+    "off_question": ("Answers a neighbouring term", "red", ":material/alt_route:"),
     "uncited": ("Uncited", "red", ":material/link_off:"),
     "empty_answer": ("Empty answer", "red", ":material/block:"),
     "not_from_documentation": ("Not from the documentation", "orange", ":material/help:"),

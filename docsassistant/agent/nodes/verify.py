@@ -30,6 +30,7 @@ from docsassistant.agent.reversals import (
 )
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
+from docsassistant.agent.siblings import sibling_terms
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import mismatched_units
 from docsassistant.agent.word_support import (
@@ -107,9 +108,10 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
     # Against every retrieved source: the page of the subject asked about may be uncited (s06).
     weak += [s for s in rival_statements(answer, seen) if s not in weak]
-    verdict = judge(
-        cited, claims, obeyed, unbacked, unchecked_sentences(answer, claims or []), reversals, weak
-    )
+    # The connect timeout asked, the request timeout of the same page answered (s08).
+    off_question = sibling_terms(answer, working, seen)
+    unchecked = unchecked_sentences(answer, claims or [])
+    verdict = judge(cited, claims, obeyed, unbacked, unchecked, reversals, weak, off_question)
     verification = {
         "status": verdict.status,
         "claims": [c.model_dump() for c in claims or []],

@@ -1,0 +1,36 @@
+"""Condition 9: the answer speaks of the term asked about, not its sibling (pure function)."""
+
+from __future__ import annotations
+
+from docsassistant.agent.siblings import sibling_terms, terms
+
+TIMEOUTS = {"n": 1, "content": "The connect timeout is 5 seconds. The request timeout is 30 seconds."}
+ASKED = "What is the connect timeout?"
+
+
+def test_terms_are_adjacent_content_words_within_a_clause() -> None:
+    assert terms("What is the connect timeout?") == {("connec", "timeou")}
+    assert terms("each metric, per tenant") == set()  # words of quantity or place modify nothing
+
+
+def test_the_sibling_of_the_asked_term_is_found() -> None:
+    assert sibling_terms("The request timeout is 30 seconds [1].", ASKED, [TIMEOUTS]) == [
+        "asked about connect timeout, answered about request timeout"
+    ]
+    assert sibling_terms("Request timeout: 30 seconds [1].", ASKED, [TIMEOUTS])
+
+
+def test_an_answer_naming_the_asked_term_or_no_figure_is_not_flagged() -> None:
+    for answer in (
+        "The connect timeout is 5 seconds [1].",
+        "The connect timeout is 5 seconds; the request timeout is 30 seconds [1].",
+        "Connecting times out after 5 seconds; the request timeout is 30 seconds [1].",  # same modifier
+        "Only the request timeout is documented [1].",  # no figure given for the sibling
+    ):
+        assert sibling_terms(answer, ASKED, [TIMEOUTS]) == [], answer
+    # A sibling only another page names is another subject, not a sibling of this one.
+    other = [
+        {"n": 1, "content": "The connect timeout is 5 seconds."},
+        {"n": 2, "content": "The request timeout is 30 s."},
+    ]
+    assert sibling_terms("The request timeout is 30 seconds [2].", ASKED, other) == []
