@@ -12,6 +12,7 @@ SOURCES = [
     "# Retries\n\nThe HTTP client retries failed requests three times with exponential backoff "
     "starting at 200 milliseconds. POST requests are never retried.",
     "Iterative index scans are disabled by default. Set `hnsw.iterative_scan` to enable them.",
+    "Response compression is off by default. Uploads of invalid files are rejected by the server.",
 ]
 
 
@@ -23,6 +24,8 @@ SOURCES = [
         "Iterative index scans are enabled by default [2].",  # one word of a pair flipped
         "Iterative index scans aren't disabled by default [2].",  # contraction
         "Yes, iterative index scans are enabled by default [2].",
+        "Response compression is on by default [3].",  # on/off
+        "Uploads of invalid files are accepted by the server [3].",  # accepted/rejected
     ],
 )
 def test_a_flipped_statement_is_found(answer: str) -> None:
@@ -40,6 +43,7 @@ def test_a_flipped_statement_is_found(answer: str) -> None:
         "Retries back off exponentially [1].",  # too few words to compare
         "Set hnsw.iterative_scan to enable iterative index scans, which are disabled by default [2].",
         "No retries are made for POST requests [1].",  # an opening "No" that states, not answers
+        "The server rejects uploads of invalid files [3].",
     ],
 )
 def test_a_faithful_statement_is_left_alone(answer: str) -> None:

@@ -25,8 +25,15 @@ _PAIRS = (
     "sync/async blocking/non-blocking inclusive/exclusive increase/decrease "
     "increases/decreases higher/lower larger/smaller faster/slower more/less "
     "before/after ascending/descending minimum/maximum included/excluded "
-    "persistent/ephemeral deprecated/recommended"
+    "persistent/ephemeral deprecated/recommended on/off allow/deny allows/denies "
+    "accept/reject accepts/rejects accepted/rejected include/exclude includes/excludes "
+    "valid/invalid success/failure succeeds/fails visible/hidden upper/lower "
+    "stateful/stateless uppercase/lowercase"
 )
+# The pairs from on/off on: on the corpus's raw pages (each sentence of four words or more
+# against the other paragraphs of its page) misreads went from 371 to 376 of 28,612, and one
+# word of such a pair swapped for the other was caught for 2,212 of 2,424 sentences (1
+# before). public/private was left out: 43 more misreads, all Java code lines.
 _OPPOSITES = [tuple(pair.split("/")) for pair in _PAIRS.split(" ")]
 _POLAR = _NEGATIONS | {word for pair in _OPPOSITES for word in pair}
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
