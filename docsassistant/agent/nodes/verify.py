@@ -31,6 +31,7 @@ from docsassistant.agent.reversals import (
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.siblings import sibling_terms
+from docsassistant.agent.standalone import looks_english
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import mismatched_units
 from docsassistant.agent.word_support import (
@@ -104,12 +105,18 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     reversals += [q for q in denied_coverage(answer, seen) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
-    weak = weakly_supported(answer, seen, asked) + misplaced_figures(answer, seen, heard)
-    weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
-    # Against every retrieved source: the page of the subject asked about may be uncited (s06).
-    weak += [s for s in rival_statements(answer, seen) if s not in weak]
-    # The connect timeout asked, the request timeout of the same page answered (s08).
-    off_question = sibling_terms(answer, working, seen)
+    weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language
+    off_question: list[str] = []
+    # The word checks compare the answer's words with the sources': an answer in the user's
+    # language over English pages shares none of them (QA round 10 s19, a German answer).
+    same_language = looks_english(answer) or not any(looks_english(s.get("content") or "") for s in seen)
+    if same_language:
+        weak = weakly_supported(answer, seen, asked) + weak
+        weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
+        # Against every retrieved source: the page of the subject asked about may be uncited (s06).
+        weak += [s for s in rival_statements(answer, seen) if s not in weak]
+        # The connect timeout asked, the request timeout of the same page answered (s08).
+        off_question = sibling_terms(answer, working, seen)
     unchecked = unchecked_sentences(answer, claims or [])
     verdict = judge(cited, claims, obeyed, unbacked, unchecked, reversals, weak, off_question)
     verification = {
@@ -120,6 +127,9 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     if obeyed:
         verification["obeyed"] = obeyed
     trace = [event("verification", **verification)]
+    if not same_language:
+        reason = "the answer is not in the documentation's language; its figures were still checked"
+        trace.insert(0, event("decision", kind="word_checks_skipped", reason=reason))
     unsupported = [c.claim for c in claims or [] if not c.supported]
     for kind, message in verdict.flags:
         trace.append(flag(kind, message, **({"claims": unsupported} if kind == "unsupported_claims" else {})))
