@@ -37,7 +37,7 @@ from docsassistant.agent.nodes.rewrite import query_similarity, rewrite
 from docsassistant.agent.nodes.run_sql import fact_chunk, fact_id
 from docsassistant.agent.nodes.verify import verify
 from docsassistant.agent.safety import REDACTED, redact_injection, scan_for_injection
-from docsassistant.agent.standalone import stands_alone
+from docsassistant.agent.standalone import looks_foreign, stands_alone
 from docsassistant.agent.state import merge_chunks, reset_or_add, sum_or_reset
 from docsassistant.agent.text_tool_calls import parse_text_tool_calls
 from docsassistant.agent.tool_args import ToolArgsError, validated_args
@@ -762,3 +762,11 @@ def test_the_term_a_count_question_asks_about(question: str, term: str | None) -
     from docsassistant.agent.nodes.run_sql import mentioned_term
 
     assert mentioned_term(question) == term
+
+
+def test_an_answer_in_another_language_is_told_from_terse_english() -> None:
+    assert looks_foreign("Das Standard-Timeout für Anfragen beträgt dreißig Sekunden [1].")
+    assert looks_foreign("Le délai par défaut est de trente secondes [1].")
+    assert not looks_foreign("`hnsw.ef_search` defaults to 40 [1].")
+    assert not looks_foreign("HNSW index build uses maintenance_work_mem memory heavily [1].")
+    assert not looks_foreign("See [the guide](https://example.com/es/para/con/los) for details.")  # a URL's words

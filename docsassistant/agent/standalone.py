@@ -67,6 +67,26 @@ def looks_english(question: str) -> bool:
     return common >= 2 and common * 5 >= len(words)
 
 
+# Function words of the other languages Llama 3.1 lists (German, French, Spanish, Italian,
+# Portuguese), none of them an English word.
+_OTHER = frozenset(
+    "der die das und ist nicht für mit von zu ein eine einen dem den des wird werden sind auch "  # noqa: SIM905
+    "oder wenn beträgt le la les et est pas pour avec des du une dans sont sur ce qui que "
+    "el los las para con del una por como più di che il gli della sono "
+    "per non uma um não em ao pelo pela são é dos à".split()
+)
+
+
+def looks_foreign(text: str) -> bool:
+    """Written in another language than English: two function words of German, French,
+    Spanish, Italian or Portuguese at least, and more of them than English ones. Not
+    `not looks_english`, which a terse English answer fails ("`hnsw.ef_search` defaults to 40")."""
+    prose = re.sub(r"```.*?```|`[^`]*`|\S*://\S*|\]\([^)]*\)", " ", text, flags=re.S)
+    words = re.findall(r"[^\W\d_]+", prose.lower())
+    other = sum(word in _OTHER for word in words)
+    return other >= 2 and other > sum(word in _ENGLISH for word in words)
+
+
 def stands_alone(question: str) -> bool:
     """True when the message cannot lean on the conversation (no model call needed)."""
     long_enough = len(question.split()) > SHORT_WORDS

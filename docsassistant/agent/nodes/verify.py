@@ -31,7 +31,7 @@ from docsassistant.agent.reversals import (
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.siblings import sibling_terms
-from docsassistant.agent.standalone import looks_english
+from docsassistant.agent.standalone import looks_english, looks_foreign
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import mismatched_units
 from docsassistant.agent.word_support import (
@@ -109,7 +109,7 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     off_question: list[str] = []
     # The word checks compare the answer's words with the sources': an answer in the user's
     # language over English pages shares none of them (QA round 10 s19, a German answer).
-    same_language = looks_english(answer) or not any(looks_english(s.get("content") or "") for s in seen)
+    same_language = not looks_foreign(answer) or not any(looks_english(s.get("content") or "") for s in seen)
     if same_language:
         weak = weakly_supported(answer, seen, asked) + weak
         weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
