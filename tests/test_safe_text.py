@@ -175,3 +175,24 @@ def test_a_hit_in_the_trace_names_the_lists_that_found_it() -> None:
     assert "score 0.0000 (dense #3, BM25 #2)" in line
     old = event_line({"type": "tool_result", "tool": "search_docs", "hits": [{**hit, "ranks": None}]})
     assert "score 0.0000]" in old
+
+
+def test_the_agents_own_decisions_are_listed_with_the_models_words_escaped() -> None:
+    rewrite = f"What is ![x]({PIXEL}) the default?"
+    standalone = {
+        "type": "decision",
+        "kind": "standalone_question",
+        "question": "and its default?",
+        "standalone": rewrite,
+        "echoed": False,
+        "misread_pick": True,
+    }
+    line = event_line(standalone)
+    assert line and "read the follow-up as" in line and "picked another item of the list" in line
+    assert images(line) == []
+    unchanged = {**standalone, "standalone": "and its default?", "misread_pick": False}
+    assert event_line(unchanged) is None  # a first turn or a message that stands alone: nothing to say
+    before = {"type": "decision", "kind": "search_before_answering", "reason": "decline"}
+    assert "searching first" in (event_line(before) or "")
+    skipped = {"type": "decision", "kind": "word_checks_skipped", "reason": "the answer is in German"}
+    assert "word checks skipped" in (event_line(skipped) or "")

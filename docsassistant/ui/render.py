@@ -146,10 +146,42 @@ def event_line(evt: TraceEvent | dict[str, Any]) -> str | None:
             evt.get("kind", ""), (evt.get("kind", "flag"), "gray", ":material/flag:")
         )
         return f"- :{color}-badge[{icon} {label}] {esc(evt.get('message', ''))}"
+    if kind == "decision":
+        return decision_line(evt)
     if kind == "budget_stop":
         return f"- :material/timer_off: **budget stop** · {esc(evt.get('reason', ''))}"
     if kind == "error":
         return f"- :material/warning: :orange[{esc(evt.get('message', ''))}]"
+    return None
+
+
+# Why a standalone rewrite was set aside, as the trace's decision records it.
+_SET_ASIDE = {
+    "echoed": "it only repeated the message",
+    "answered": "it answered instead of asking",
+    "invented_subject": "it named something nobody mentioned",
+    "misread_pick": "it picked another item of the list",
+}
+
+
+def decision_line(evt: TraceEvent | dict[str, Any]) -> str | None:
+    """A decision the agent took on its own (the model's words in it are quoted, escaped)."""
+    what = evt.get("kind")
+    if what == "standalone_question":
+        if evt.get("standalone") == evt.get("question"):
+            return None
+        why = [text for key, text in _SET_ASIDE.items() if evt.get(key)]
+        aside = f" (the model's rewrite was set aside: {'; '.join(why)})" if why else ""
+        return f"- :material/forum: read the follow-up as {quoted(evt.get('standalone', ''))}{aside}"
+    if what == "text_tool_call":
+        calls = ", ".join(code_span(c) for c in evt.get("calls") or [])
+        return f"- :material/data_object: the model wrote its tool call as text; ran {calls}"
+    if what == "search_before_answering":
+        return f"- :material/search: the model replied without evidence ({esc(evt.get('reason', ''))}): searching first"
+    if what in ("declined", "word_checks_skipped"):
+        icon = ":material/block:" if what == "declined" else ":material/translate:"
+        label = "declined" if what == "declined" else "word checks skipped"
+        return f"- {icon} {label}: {esc(evt.get('reason', ''))}"
     return None
 
 
