@@ -769,4 +769,6 @@ def test_an_answer_in_another_language_is_told_from_terse_english() -> None:
     assert looks_foreign("Le délai par défaut est de trente secondes [1].")
     assert not looks_foreign("`hnsw.ef_search` defaults to 40 [1].")
     assert not looks_foreign("HNSW index build uses maintenance_work_mem memory heavily [1].")
-    assert not looks_foreign("See [the guide](https://example.com/es/para/con/los) for details.")  # a URL's words
+    assert not looks_foreign(
+        "See [the guide](https://example.com/es/para/con/los) for details."
+    )  # a URL's words

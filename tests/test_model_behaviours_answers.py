@@ -652,12 +652,12 @@ def test_an_invented_clause_in_a_sentence_from_its_source_is_not_grounded(
 
 
 def test_saying_the_docs_lack_what_a_source_states_is_not_grounded(docs: Path, model: ShapeFake) -> None:
-    """QA round 10 (s10): told to say which part the documentation does not cover, the
-    model said it of a part a retrieved source states ("The documentation does not say
-    what the default request timeout is", uncited, beside the timeouts page), and the
-    verifier, of the writer's kind, listed that as a supported claim (ragas#1689), which
-    covered the uncited sentence: grounded. (Cited to that page, the sentence's meta words
-    leave it under the word share of condition 8.)"""
+    """QA round 10 (s37): told to say which part the documentation does not cover, the
+    model said it of a part the evidence in hand states ("The documentation does not say
+    what the default request timeout is", uncited, beside the timeouts page). Flagged only
+    `unchecked_sentences` there; here the verifier, of the writer's kind, lists that
+    sentence as a supported claim (ragas#1689), which covers it: grounded without the check.
+    (Cited to that page, the sentence's meta words leave it under condition 8's share.)"""
     record = _two_page_turn(
         model,
         "The HTTP client retries failed requests three times [{r}]. The documentation does not "
@@ -713,6 +713,39 @@ def test_an_answer_in_the_users_language_is_not_held_to_the_docs_words(docs: Pat
     assert "grounded" in flags(record), record["flags"]
     decisions = [e for e in record["trace"] if e.get("kind") == "word_checks_skipped"]
     assert decisions, "the skipped checks are not in the trace"
+
+
+def test_saying_the_docs_lack_what_a_page_set_aside_states_is_not_grounded(
+    docs: Path, model: ShapeFake
+) -> None:
+    """QA round 10 (s10): the grader set aside the page that answers half of the question,
+    and the answer said the documentation does not cover that half. The model did not see
+    the page, but the reader is told something false about the docs; the verifier passed the
+    sentence (ragas#1689): grounded."""
+    from docsassistant.search import search_docs
+
+    query = "HTTP client retries and request timeout"
+    retries = 1 + [h["source_path"] for h in search_docs(query, "core", 2)].index("core/retries.md")
+    model.search(query, k=2)
+    model.script("grade", json.dumps({"relevant": [retries], "sufficient": False}))
+    model.script(
+        "generate",
+        "The HTTP client retries failed requests three times [1]. "
+        "The documentation does not say what the default request timeout is.",
+    )
+    claims = [
+        {"claim": "The client retries failed requests three times.", "supported": True, "sources": [1]},
+        {
+            "claim": "The documentation does not give the default request timeout.",
+            "supported": True,
+            "sources": [1],
+        },
+    ]
+    model.script("verify", json.dumps({"claims": claims}))
+    record = run_turn(
+        "How often does the HTTP client retry, and what is the request timeout?", component="core"
+    )
+    assert "grounded" not in flags(record) and "unsupported_claims" in flags(record), flags(record)
 
 
 PRODUCT_PAGES = {

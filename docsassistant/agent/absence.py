@@ -2,10 +2,11 @@
 
 Told to say which part of a question the documentation does not cover, a small model also
 says it of parts a source it was given does cover ("The documentation does not say how
-long backups are kept" beside a page saying "Backups are kept for 14 days"; QA round 10,
-s10, s37). The reader then believes the docs lack it. Part of condition 7 of `grounded`
-(an answer saying the opposite of a source): a clause claiming an absence whose topic,
-every content word of it, is in one sentence of one source. Pure functions, no model call.
+long backups are kept" beside a page saying "Backups are kept for 14 days"; QA round 10
+s37), or of a page the grader set aside (s10). The reader then believes the docs lack it.
+Part of condition 7 of `grounded` (an answer saying the opposite of a source): a clause
+claiming an absence whose topic, every content word of it, is in one sentence of one
+retrieved source. Pure functions, no model call.
 
 Measured on the docs-QA sets (top-10 hits of each question as the sources; three phrasings
 of the claim each). Claims whose topic is a span of 4-8 words of the question's evidence
@@ -70,8 +71,8 @@ def denied_coverage(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     """The answer's clauses saying the documentation lacks something that one sentence of
     a source states, every content word of the clause's topic in it; quoted as a reversal.
 
-    `sources` are the numbered evidence items as the generator saw them (`prompt_text`
-    when redacted, else `content`)."""
+    `sources` are the evidence items as the generator saw them (`prompt_text` when
+    redacted, else `content`) and the other chunks the turn retrieved."""
     sentences = [
         content_stems(s)
         for source in sources

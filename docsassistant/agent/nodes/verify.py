@@ -101,8 +101,13 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # retrieved and says no (s48): every source counts here, not only the cited ones.
     evidence = [s.get("content") or "" for s in sources]
     reversals += [q for q in contradicted_by_evidence(answer, working, evidence) if q not in reversals]
-    # "The documentation does not say how long backups are kept" beside a source saying it (s10).
-    reversals += [q for q in denied_coverage(answer, seen) if q not in reversals]
+    # "The documentation does not say how long backups are kept" beside a source saying it:
+    # in the evidence (s37), or in a page the grader set aside (s10). Either way it is false.
+    retrieved = [
+        {"content": redact_injection(c["content"]) if c.get("suspicious") else c.get("content") or ""}
+        for c in state.get("chunks", [])
+    ]
+    reversals += [q for q in denied_coverage(answer, seen + retrieved) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language
