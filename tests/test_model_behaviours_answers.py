@@ -780,6 +780,33 @@ def test_a_figure_from_a_neighbouring_products_page_is_not_grounded(
     assert any("4,000 concurrent connections" in f["message"] for f in record["flags"]), record["flags"]
 
 
+def test_a_follow_up_answered_for_another_product_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 10 (s20): "its" after a turn about Acme Gateway; the rewrite was right, but
+    the model searched and answered for Acme Proxy, citing the proxy page, which holds the
+    figure: every support check passed it, and the verifier too (ragas#1689)."""
+    from docsassistant.search import search_docs
+
+    for name, text in PRODUCT_PAGES.items():
+        write(tmp_path / "products" / name, text)
+    assert index_paths([tmp_path / "products"], component="products", base=tmp_path).counts()["failed"] == 0
+    first = run_turn("What is Acme Gateway?", component="products")
+    query = "Acme Proxy concurrent connections per node"
+    proxy = 1 + [h["source_path"] for h in search_docs(query, "products", 2)].index("products/proxy.md")
+    model.script(
+        "standalone", json.dumps({"standalone_question": "How many connections does Acme Gateway accept?"})
+    )
+    model.search(query, k=2)
+    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
+    model.script("generate", f"Acme Proxy accepts at most 4,000 concurrent connections per node [{proxy}].")
+    claim = {"claim": "Acme Proxy accepts 4,000 connections per node.", "supported": True, "sources": [proxy]}
+    model.script("verify", json.dumps({"claims": [claim]}))
+    second = run_turn("And how many connections does it accept?", first["thread_id"], component="products")
+    assert "off_question" in flags(second) and "grounded" not in flags(second), flags(second)
+    assert any("Acme Proxy" in f["message"] for f in second["flags"]), second["flags"]
+
+
 PROTOCOL_PAGES = {
     "gateway.md": "# Acme Gateway\n\nAcme Gateway supports HTTP/3 and gRPC.\n",
     "proxy.md": "# Acme Proxy\n\nAcme Proxy does not support HTTP/3. It supports HTTP/1.1 and gRPC.\n",

@@ -34,3 +34,17 @@ def test_an_answer_naming_the_asked_term_or_no_figure_is_not_flagged() -> None:
         {"n": 2, "content": "The request timeout is 30 s."},
     ]
     assert sibling_terms("The request timeout is 30 seconds [2].", ASKED, other) == []
+
+
+def test_a_sibling_name_answered_is_found() -> None:
+    from docsassistant.agent.siblings import sibling_names
+
+    follow_up = "And its idle timeout? (follow-up to: How many connections does Acme Gateway accept?)"
+    assert sibling_names("Acme Proxy closes idle connections after 15 seconds [1].", follow_up) == [
+        "asked about Acme Gateway, answered about Acme Proxy"
+    ]
+    both = "Acme Gateway closes idle connections after 60 seconds; Acme Proxy after 15 [1]."
+    assert sibling_names(both, "What is the idle timeout of Acme Gateway?") == []
+    assert (
+        sibling_names("In Milvus 2.4 the limit is 32 [1].", "In Spring what is the limit?") == []
+    )  # "In …" names nothing

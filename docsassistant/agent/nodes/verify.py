@@ -30,7 +30,7 @@ from docsassistant.agent.reversals import (
 )
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
-from docsassistant.agent.siblings import sibling_terms
+from docsassistant.agent.siblings import sibling_names, sibling_terms
 from docsassistant.agent.standalone import looks_english, looks_foreign
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import mismatched_units
@@ -122,6 +122,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         weak += [s for s in rival_statements(answer, seen) if s not in weak]
         # The connect timeout asked, the request timeout of the same page answered (s08).
         off_question = sibling_terms(answer, working, seen)
+    # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
+    off_question += [s for s in sibling_names(answer, working) if s not in off_question]
     unchecked = unchecked_sentences(answer, claims or [])
     verdict = judge(cited, claims, obeyed, unbacked, unchecked, reversals, weak, off_question)
     verification = {
