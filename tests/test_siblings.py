@@ -48,3 +48,10 @@ def test_a_sibling_name_answered_is_found() -> None:
     assert (
         sibling_names("In Milvus 2.4 the limit is 32 [1].", "In Spring what is the limit?") == []
     )  # "In …" names nothing
+
+
+def test_a_follow_up_naming_its_own_subject_is_asked_about_that_one() -> None:
+    from docsassistant.agent.siblings import sibling_names
+
+    question = "What about Acme Proxy? (follow-up to: How many connections does Acme Gateway accept?)"
+    assert sibling_names("Acme Proxy accepts 4,000 connections per node [1].", question) == []

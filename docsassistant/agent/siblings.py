@@ -83,7 +83,10 @@ def sibling_names(answer: str, question: str) -> list[str]:
     gateway answered for the proxy. No source is needed: the name asked is the user's. On the
     docs-QA sets (59 of 104 questions name such a pair) it fires on none of the gold answers
     and none of their evidence sentences given as answers (0 of 104, 0 of 144)."""
-    asked = {(a.lower(), b.lower()) for a, b in _NAME_PAIR.findall(question) if a.lower() not in _OPENERS}
+    # The message's own names come first: "What about Acme Proxy? (follow-up to: … Acme
+    # Gateway …)" asks about the proxy. The question followed up counts when it names none.
+    message, _, followed = question.partition(" (follow-up to: ")
+    asked = _names(message) or _names(followed)
     said = answer.lower()
     out: list[str] = []
     for clause in _FIGURE_CLAUSE.findall(_MARKERS.sub(" ", answer)):
@@ -94,6 +97,10 @@ def sibling_names(answer: str, question: str) -> list[str]:
                     if found not in out:
                         out.append(found)
     return out
+
+
+def _names(text: str) -> set[tuple[str, str]]:
+    return {(a.lower(), b.lower()) for a, b in _NAME_PAIR.findall(text) if a.lower() not in _OPENERS}
 
 
 def _same(first: str, second: str) -> bool:
