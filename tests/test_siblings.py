@@ -55,3 +55,8 @@ def test_a_follow_up_naming_its_own_subject_is_asked_about_that_one() -> None:
 
     question = "What about Acme Proxy? (follow-up to: How many connections does Acme Gateway accept?)"
     assert sibling_names("Acme Proxy accepts 4,000 connections per node [1].", question) == []
+
+
+def test_a_follow_up_asking_for_the_sibling_is_not_flagged() -> None:
+    question = "And the request timeout? (follow-up to: What is the connect timeout?)"
+    assert sibling_terms("The request timeout is 30 seconds [1].", question, [TIMEOUTS]) == []

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.reversals import content_stems
+from docsassistant.agent.standalone import FOLLOW_UP
 
 _WORD = re.compile(r"[A-Za-z][\w.-]*[A-Za-z0-9]|[A-Za-z]")
 _MARKERS = re.compile(r"\[\d+\]")
@@ -53,7 +54,8 @@ def sibling_terms(answer: str, question: str, sources: list[dict[str, Any]]) -> 
     per_source = [terms(s.get("prompt_text") or s.get("content") or "") for s in sources]
     figured = set().union(*(terms(c) for c in _FIGURE_CLAUSE.findall(text)))
     out: list[str] = []
-    for modifier, head in sorted(terms(question)):
+    message, _, followed = question.partition(FOLLOW_UP)  # the message's own terms first
+    for modifier, head in sorted(terms(message) or terms(followed)):
         if modifier in said:
             continue
         # Siblings: one page names both terms (the connect and the request timeout).
@@ -85,7 +87,7 @@ def sibling_names(answer: str, question: str) -> list[str]:
     and none of their evidence sentences given as answers (0 of 104, 0 of 144)."""
     # The message's own names come first: "What about Acme Proxy? (follow-up to: … Acme
     # Gateway …)" asks about the proxy. The question followed up counts when it names none.
-    message, _, followed = question.partition(" (follow-up to: ")
+    message, _, followed = question.partition(FOLLOW_UP)
     asked = _names(message) or _names(followed)
     said = answer.lower()
     out: list[str] = []

@@ -35,6 +35,7 @@ from docsassistant.agent.ordinals import misread_pick, picked_name
 from docsassistant.agent.prompts import STANDALONE_SYSTEM
 from docsassistant.agent.reversals import NAME
 
+FOLLOW_UP = " (follow-up to: "  # joins a message to the question it follows up
 HISTORY_TOKENS = 1500  # recent turns are what a follow-up refers to
 MAX_GROWTH = 6  # a "rewrite" this many times longer than the message is not a rewrite
 SHORT_WORDS = 5  # messages this short are often elliptical ("and for ops?")
@@ -134,7 +135,7 @@ def names_unheard(rewritten: str, question: str, conversation: str) -> list[str]
 
 def with_earlier_question(question: str, earlier: str) -> str:
     """The follow-up, with the question it follows up, for a rewrite that resolved nothing."""
-    return f"{question} (follow-up to: {earlier})" if earlier else question
+    return f"{question}{FOLLOW_UP}{earlier})" if earlier else question
 
 
 def standalone_question(
