@@ -772,3 +772,12 @@ def test_an_answer_in_another_language_is_told_from_terse_english() -> None:
     assert not looks_foreign(
         "See [the guide](https://example.com/es/para/con/los) for details."
     )  # a URL's words
+
+
+def test_a_stop_message_reads_as_no_answer_even_without_its_mark() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from docsassistant.agent.budget import STOP_PREFIX, STOPPED_TURN, trim_history
+
+    history = [HumanMessage("When do tokens expire?"), AIMessage(f"{STOP_PREFIX}Ollama returned HTTP 502.")]
+    assert [m.content for m in trim_history(history, 1000)] == ["When do tokens expire?", STOPPED_TURN]

@@ -222,7 +222,13 @@ def test_a_stopped_turns_error_text_stays_out_of_later_prompts(corpus: Path, hoo
     follow_up = run_turn(question, failed.thread_id)
     assert follow_up.status == "completed" and phrase in follow_up.answer
     later = json.dumps(hooked.requests[before:])
-    assert "I had to stop before answering" not in later and "502" not in later
+    leaks = [
+        (n, m.get("role"), (m.get("content") or "")[:300])
+        for n, body in enumerate(hooked.requests[before:])
+        for m in body.get("messages", [])
+        if "I had to stop before answering" in (m.get("content") or "") or "502" in (m.get("content") or "")
+    ]
+    assert not leaks, leaks
     assert STOPPED_TURN in later
     # What the user sees is unchanged.
     assert load_turns(failed.thread_id)[0].answer.startswith("I had to stop before answering")

@@ -18,6 +18,7 @@ def estimate_tokens(text: str) -> int:
 # What the model reads in place of an earlier turn's stop message ("I had to stop before
 # answering: Ollama at http://… returned HTTP 502 …"): the error text is for the user.
 STOPPED_TURN = "(No answer: that turn stopped before answering.)"
+STOP_PREFIX = "I had to stop before answering: "  # how every stop message starts
 
 
 def stopped_answer(text: str) -> AIMessage:
@@ -25,12 +26,21 @@ def stopped_answer(text: str) -> AIMessage:
     return AIMessage(text, additional_kwargs={"stopped": True})
 
 
+def _stopped(message: BaseMessage) -> bool:
+    """A stopped turn's answer: marked so, or a stop message however it reached the history
+    (a full-suite run once saw one reach a later prompt; the mark is not relied on alone)."""
+    text = message.content if isinstance(message.content, str) else ""
+    return bool(message.additional_kwargs.get("stopped")) or (
+        isinstance(message, AIMessage) and text.startswith(STOP_PREFIX)
+    )
+
+
 def trim_history(messages: list[BaseMessage], max_tokens: int) -> list[BaseMessage]:
     """The most recent messages that fit, starting on a user turn; a stopped turn's
     message reads STOPPED_TURN."""
     if not messages:
         return []
-    messages = [AIMessage(STOPPED_TURN) if m.additional_kwargs.get("stopped") else m for m in messages]
+    messages = [AIMessage(STOPPED_TURN) if _stopped(m) else m for m in messages]
     return trim_messages(
         messages,
         max_tokens=max_tokens,

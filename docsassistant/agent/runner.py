@@ -19,7 +19,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.graph.state import CompiledStateGraph
 
-from docsassistant.agent.budget import stopped_answer
+from docsassistant.agent.budget import STOP_PREFIX, stopped_answer
 from docsassistant.agent.checkpointing import config_for, forget_graph, get_checkpointer, get_graph
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
@@ -130,7 +130,7 @@ def _stopped(
     state = {
         "question": running.question,
         "component": running.component,
-        "answer": f"I had to stop before answering: {reason}",
+        "answer": f"{STOP_PREFIX}{reason}",
         "trace": trace or [],
         # The graph's state may be out of reach (the database went away): the queries run
         # so far are read back from the trace.

@@ -11,12 +11,13 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 
+from docsassistant.agent.budget import STOP_PREFIX
 from docsassistant.agent.records import TurnRecord
 from docsassistant.config import Settings, get_settings
 from docsassistant.store import open_store
 
 INTERRUPTED = "the turn was interrupted before it finished (the app stopped or lost its database)"
-INTERRUPTED_ANSWER = f"I had to stop before answering: {INTERRUPTED}. Ask the question again."
+INTERRUPTED_ANSWER = f"{STOP_PREFIX}{INTERRUPTED}. Ask the question again."
 
 _INSERT = sa.text(
     "INSERT INTO turn_records (thread_id, turn_index, status, question, stop_reason, schema_version, record) "

@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-from docsassistant.agent.budget import stopped_answer
+from docsassistant.agent.budget import STOP_PREFIX, stopped_answer
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import flag
 from docsassistant.agent.nodes.common import traced
@@ -53,7 +53,7 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     trace: list[dict[str, Any]] = []
     failed = False
     if state.get("stop_reason") and not answer:
-        answer = f"I had to stop before answering: {state['stop_reason']}."
+        answer = f"{STOP_PREFIX}{state['stop_reason']}."
         # No answer at all (an HTTP error, the time budget spent before any draft): the turn
         # failed, so `ask` exits 1 and a script sees it; a draft cut short is still an answer.
         failed = True
