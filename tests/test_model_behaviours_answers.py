@@ -583,11 +583,11 @@ def _two_page_turn(model: ShapeFake, answer: str, claims: list[tuple[str, str]])
     """A turn on the retries and timeouts pages, both graded relevant, whose answer and
     all-supported claims are scripted; `{r}` / `{t}` in `answer` (and "r" / "t" as a claim's
     source) stand for the two pages' evidence numbers."""
-    from docsassistant.search import search_docs
-
     query = "HTTP client retries and request timeout"
-    order = [h["source_path"] for h in search_docs(query, "core", 2)]
-    number = {"r": order.index("core/retries.md") + 1, "t": order.index("core/timeouts.md") + 1}
+    number = {
+        "r": _evidence_number(query, "core", "core/retries.md"),
+        "t": _evidence_number(query, "core", "core/timeouts.md"),
+    }
     model.search(query, k=2)
     model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
     model.script("generate", answer.format(**number))
@@ -596,6 +596,32 @@ def _two_page_turn(model: ShapeFake, answer: str, claims: list[tuple[str, str]])
     return run_turn(
         "How often does the HTTP client retry, and what is the request timeout?", component="core"
     )
+
+
+def _index_pages(tmp_path: Path, component: str, pages: dict[str, str]) -> None:
+    for name, text in pages.items():
+        write(tmp_path / component / name, text)
+    assert index_paths([tmp_path / component], component=component, base=tmp_path).counts()["failed"] == 0
+
+
+def _evidence_number(query: str, component: str, source_path: str) -> int:
+    """The number `source_path`'s chunk gets in the evidence of a 2-hit search for `query`."""
+    from docsassistant.search import search_docs
+
+    return 1 + [h["source_path"] for h in search_docs(query, component, 2)].index(source_path)
+
+
+def _scripted_turn(
+    model: ShapeFake, question: str, query: str, answer: str, claims: list[tuple[str, int]], **turn: Any
+) -> dict[str, Any]:
+    """A turn whose model searches `query` (2 hits, both graded relevant), writes `answer`
+    and has every claim verified as supported by its source number."""
+    model.search(query, k=2)
+    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
+    model.script("generate", answer)
+    checked = [{"claim": claim, "supported": True, "sources": [n]} for claim, n in claims]
+    model.script("verify", json.dumps({"claims": checked}))
+    return run_turn(question, turn.pop("thread_id", None), **turn)
 
 
 def test_figures_swapped_between_two_cited_sources_are_not_grounded(docs: Path, model: ShapeFake) -> None:
@@ -679,8 +705,7 @@ def test_the_sibling_of_the_asked_setting_is_not_grounded(
     that the same page states, cited right; the verifier, of the writer's kind, passed it
     (ragas#1689) and so did every support check: grounded, and read as the connect timeout."""
     page = "# Client\n\nThe connect timeout is 5 seconds. The request timeout is 30 seconds.\n"
-    write(tmp_path / "client" / "timeouts.md", page)
-    assert index_paths([tmp_path / "client"], component="client", base=tmp_path).counts()["failed"] == 0
+    _index_pages(tmp_path, "client", {"timeouts.md": page})
     model.search("connect timeout", k=1)
     model.script("grade", json.dumps({"relevant": [1], "sufficient": True}))
     model.script("generate", "The request timeout is 30 seconds [1].")
@@ -697,19 +722,15 @@ def test_an_answer_in_the_users_language_is_not_held_to_the_docs_words(docs: Pat
     ones, found the sentence unbacked. Llama 3.1 answers in the user's language (its model
     card lists German among its eight languages). The figures are still held to the source."""
     query = "Standard Timeout Anfrage"
-    model.search(query, k=2)
-    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
-    from docsassistant.search import search_docs
-
-    timeouts = 1 + [h["source_path"] for h in search_docs(query, "core", 2)].index("core/timeouts.md")
-    model.script("generate", f"Das Standard-Timeout für Anfragen beträgt dreißig Sekunden [{timeouts}].")
-    claim = {
-        "claim": "Das Standard-Timeout beträgt dreißig Sekunden.",
-        "supported": True,
-        "sources": [timeouts],
-    }
-    model.script("verify", json.dumps({"claims": [claim]}))
-    record = run_turn("Wie lange ist das Standard-Timeout einer Anfrage?", component="core")
+    timeouts = _evidence_number(query, "core", "core/timeouts.md")
+    record = _scripted_turn(
+        model,
+        "Wie lange ist das Standard-Timeout einer Anfrage?",
+        query,
+        f"Das Standard-Timeout für Anfragen beträgt dreißig Sekunden [{timeouts}].",
+        [("Das Standard-Timeout beträgt dreißig Sekunden.", timeouts)],
+        component="core",
+    )
     assert "grounded" in flags(record), record["flags"]
     decisions = [e for e in record["trace"] if e.get("kind") == "word_checks_skipped"]
     assert decisions, "the skipped checks are not in the trace"
@@ -722,10 +743,8 @@ def test_saying_the_docs_lack_what_a_page_set_aside_states_is_not_grounded(
     and the answer said the documentation does not cover that half. The model did not see
     the page, but the reader is told something false about the docs; the verifier passed the
     sentence (ragas#1689): grounded."""
-    from docsassistant.search import search_docs
-
     query = "HTTP client retries and request timeout"
-    retries = 1 + [h["source_path"] for h in search_docs(query, "core", 2)].index("core/retries.md")
+    retries = _evidence_number(query, "core", "core/retries.md")
     model.search(query, k=2)
     model.script("grade", json.dumps({"relevant": [retries], "sufficient": False}))
     model.script(
@@ -762,20 +781,17 @@ def test_a_figure_from_a_neighbouring_products_page_is_not_grounded(
     cited. Every check that reads only the cited page passed it, and so did a verifier of
     the writer's kind (ragas#1689). Facts of two retrieved documents mixed up in one answer
     are reported against RAG apps (langgenius/dify#19109)."""
-    from docsassistant.search import search_docs
-
-    for name, text in PRODUCT_PAGES.items():
-        write(tmp_path / "products" / name, text)
-    assert index_paths([tmp_path / "products"], component="products", base=tmp_path).counts()["failed"] == 0
+    _index_pages(tmp_path, "products", PRODUCT_PAGES)
     query = "Acme Gateway concurrent connections"
-    order = [h["source_path"] for h in search_docs(query, "products", 2)]
-    proxy = order.index("products/proxy.md") + 1
-    model.search(query, k=2)
-    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
-    model.script("generate", f"Acme Gateway accepts at most 4,000 concurrent connections per node [{proxy}].")
-    claim = {"claim": "Acme Gateway accepts 4,000 connections.", "supported": True, "sources": [proxy]}
-    model.script("verify", json.dumps({"claims": [claim]}))
-    record = run_turn("How many concurrent connections does Acme Gateway accept?", component="products")
+    proxy = _evidence_number(query, "products", "products/proxy.md")
+    record = _scripted_turn(
+        model,
+        "How many concurrent connections does Acme Gateway accept?",
+        query,
+        f"Acme Gateway accepts at most 4,000 concurrent connections per node [{proxy}].",
+        [("Acme Gateway accepts 4,000 connections.", proxy)],
+        component="products",
+    )
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
     assert any("4,000 concurrent connections" in f["message"] for f in record["flags"]), record["flags"]
 
@@ -786,23 +802,21 @@ def test_a_follow_up_answered_for_another_product_is_not_grounded(
     """QA round 10 (s20): "its" after a turn about Acme Gateway; the rewrite was right, but
     the model searched and answered for Acme Proxy, citing the proxy page, which holds the
     figure: every support check passed it, and the verifier too (ragas#1689)."""
-    from docsassistant.search import search_docs
-
-    for name, text in PRODUCT_PAGES.items():
-        write(tmp_path / "products" / name, text)
-    assert index_paths([tmp_path / "products"], component="products", base=tmp_path).counts()["failed"] == 0
+    _index_pages(tmp_path, "products", PRODUCT_PAGES)
     first = run_turn("What is Acme Gateway?", component="products")
     query = "Acme Proxy concurrent connections per node"
-    proxy = 1 + [h["source_path"] for h in search_docs(query, "products", 2)].index("products/proxy.md")
-    model.script(
-        "standalone", json.dumps({"standalone_question": "How many connections does Acme Gateway accept?"})
+    proxy = _evidence_number(query, "products", "products/proxy.md")
+    rewrite = "How many connections does Acme Gateway accept?"
+    model.script("standalone", json.dumps({"standalone_question": rewrite}))
+    second = _scripted_turn(
+        model,
+        "And how many connections does it accept?",
+        query,
+        f"Acme Proxy accepts at most 4,000 concurrent connections per node [{proxy}].",
+        [("Acme Proxy accepts 4,000 connections per node.", proxy)],
+        thread_id=first["thread_id"],
+        component="products",
     )
-    model.search(query, k=2)
-    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
-    model.script("generate", f"Acme Proxy accepts at most 4,000 concurrent connections per node [{proxy}].")
-    claim = {"claim": "Acme Proxy accepts 4,000 connections per node.", "supported": True, "sources": [proxy]}
-    model.script("verify", json.dumps({"claims": [claim]}))
-    second = run_turn("And how many connections does it accept?", first["thread_id"], component="products")
     assert "off_question" in flags(second) and "grounded" not in flags(second), flags(second)
     assert any("Acme Proxy" in f["message"] for f in second["flags"]), second["flags"]
 
@@ -821,23 +835,22 @@ def test_a_yes_citing_the_page_of_another_product_is_not_grounded(
     the proxy page, retrieved and not cited, says it does not. Models agree with what the
     user proposes (sycophancy, PacificAI/langtest#807), and the verifier of the writer's kind
     passes the cited claim (ragas#1689)."""
-    from docsassistant.search import search_docs
-
-    for name, text in PROTOCOL_PAGES.items():
-        write(tmp_path / "products" / name, text)
-    assert index_paths([tmp_path / "products"], component="products", base=tmp_path).counts()["failed"] == 0
+    _index_pages(tmp_path, "products", PROTOCOL_PAGES)
     model.search("Acme Gateway HTTP/3", k=2)
     model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
     first = run_turn("Does Acme Gateway support HTTP/3?", component="products")
     query = "Acme Proxy HTTP/3"
-    gateway = [h["source_path"] for h in search_docs(query, "products", 2)].index("products/gateway.md") + 1
+    gateway = _evidence_number(query, "products", "products/gateway.md")
     model.script("standalone", json.dumps({"standalone_question": "Does Acme Proxy also support HTTP/3?"}))
-    model.search(query, k=2)
-    model.script("grade", json.dumps({"relevant": [1, 2], "sufficient": True}))
-    model.script("generate", f"Yes, like Acme Gateway it supports HTTP/3 and gRPC [{gateway}].")
-    claim = {"claim": "It supports HTTP/3 and gRPC.", "supported": True, "sources": [gateway]}
-    model.script("verify", json.dumps({"claims": [claim]}))
-    record = run_turn("Is that also true for Acme Proxy?", first["thread_id"], component="products")
+    record = _scripted_turn(
+        model,
+        "Is that also true for Acme Proxy?",
+        query,
+        f"Yes, like Acme Gateway it supports HTTP/3 and gRPC [{gateway}].",
+        [("It supports HTTP/3 and gRPC.", gateway)],
+        thread_id=first["thread_id"],
+        component="products",
+    )
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
 
 

@@ -18,6 +18,7 @@ def test_the_sibling_of_the_asked_term_is_found() -> None:
         "asked about connect timeout, answered about request timeout"
     ]
     assert sibling_terms("Request timeout: 30 seconds [1].", ASKED, [TIMEOUTS])
+    assert sibling_terms("The request timeout is thirty seconds [1].", ASKED, [TIMEOUTS])  # a number word
 
 
 def test_an_answer_naming_the_asked_term_or_no_figure_is_not_flagged() -> None:

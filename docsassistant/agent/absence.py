@@ -24,7 +24,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from docsassistant.agent.citations import MARKER
+from docsassistant.agent.grounding import FENCED_CODE
 from docsassistant.agent.reversals import content_stems
+from docsassistant.agent.word_support import SOURCE_SENTENCE, quoted_sentence
 
 _VERBS = (
     "say|state|mention|specify|cover|describe|document|explain|list|give|provide|include|"
@@ -60,31 +63,29 @@ _META = content_stems(
     "includes contains details addresses discusses indicates however unfortunately not"
 )
 _CLAUSE_BREAK = re.compile(r"[;:]\s+|,\s+(?=but\b|however\b|though\b|although\b)|\s+(?:but|while|whereas)\s+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_MARKERS = re.compile(r"\[\d+\]")
-_MARKER_RUN = re.compile(r"(?:\s*\[\d+\])+")
 _HOW = re.compile(r"\bhow\s+(?:long|many|much|often|far|large|big|soon|fast)\b", re.IGNORECASE)
 MIN_TOPIC_WORDS = 2  # "It is not documented." has no topic to look for
 
 
 def denied_coverage(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     """The answer's clauses saying the documentation lacks something that one sentence of
-    a source states, every content word of the clause's topic in it; quoted as a reversal.
+    a source states, every content word of the clause's topic in it (inline code
+    counts: an identifier is often the topic; code blocks do not); quoted without markers.
 
     `sources` are the evidence items as the generator saw them (`prompt_text` when
     redacted, else `content`) and the other chunks the turn retrieved."""
     sentences = [
         content_stems(s)
         for source in sources
-        for s in _SENTENCE.split(source.get("prompt_text") or source.get("content") or "")
+        for s in SOURCE_SENTENCE.split(source.get("prompt_text") or source.get("content") or "")
     ]
     out: list[str] = []
-    for sentence in _SENTENCE.split(answer):
-        for clause in _CLAUSE_BREAK.split(_MARKERS.sub(" ", sentence)):
+    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        for clause in _CLAUSE_BREAK.split(MARKER.sub(" ", sentence)):
             if not _ABSENCE.search(clause) or _CONDITION.match(clause):
                 continue
             topic = content_stems(_HOW.sub(" ", clause)) - _META
             if len(topic) >= MIN_TOPIC_WORDS and any(topic <= stems for stems in sentences):
-                out.append(f'"{" ".join(_MARKER_RUN.sub("", sentence).split())}"')
+                out.append(quoted_sentence(sentence))
                 break
     return out

@@ -40,26 +40,22 @@ def listed_names(answer: str) -> list[str]:
     return [m.group(0).strip("`") for m in found if m]
 
 
-def picked_name(question: str, answer: str) -> tuple[str, str] | None:
-    """(the ordinal as written, the name it picks) when the question picks an item of the
-    answer's list by its place, else None."""
+def picked_name(question: str, answer: str) -> str | None:
+    """The name the question picks from the answer's list by its place, else None."""
     match = _ORDINAL.search(question)
     names = listed_names(answer) if match else []
     if not match or len(names) < 2:
         return None
-    place = _PLACES[match.group(1).lower()]
-    if match.group(1).lower() in ("former", "latter") and len(names) != 2:
+    word = match.group(1).lower()
+    if word in ("former", "latter") and len(names) != 2:
         return None
-    return (match.group(0), names[place]) if place < len(names) else None
+    place = _PLACES[word]
+    return names[place] if place < len(names) else None
 
 
-def misread_pick(rewritten: str, question: str, answer: str) -> str | None:
-    """The name the question picks when the rewrite names another item of the list instead
-    (and not the picked one); else None. A rewrite naming no listed item is left alone."""
-    picked = picked_name(question, answer)
-    if picked is None:
-        return None
+def names_another(rewritten: str, picked: str, answer: str) -> bool:
+    """The rewrite names another item of the answer's list and not the picked one. A
+    rewrite naming no listed item is left alone."""
     text = rewritten.lower()
-    others = [n for n in listed_names(answer) if n != picked[1]]
-    wrong = picked[1].lower() not in text and any(n.lower() in text for n in others)
-    return picked[1] if wrong else None
+    others = [n for n in listed_names(answer) if n != picked]
+    return picked.lower() not in text and any(n.lower() in text for n in others)

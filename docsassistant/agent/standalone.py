@@ -31,7 +31,8 @@ from docsassistant.agent.budget import trim_history
 from docsassistant.agent.calls import invoke_structured, usage
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event
-from docsassistant.agent.ordinals import misread_pick, picked_name
+from docsassistant.agent.language import looks_english
+from docsassistant.agent.ordinals import names_another, picked_name
 from docsassistant.agent.prompts import STANDALONE_SYSTEM
 from docsassistant.agent.reversals import NAME
 
@@ -44,13 +45,6 @@ _REFERS = re.compile(
     r"one|ones|same|above|previous|former|latter|earlier|else|other|another|again|also|too)\b",
     re.IGNORECASE,
 )
-# English function words: a message with fewer than two of them (or where they are under a
-# fifth of its words) is taken as written in another language, where _REFERS sees nothing.
-_ENGLISH = frozenset(
-    "a an the is are was were be been do does did can could should would will how what which "  # noqa: SIM905
-    "who whom why when where of to for with from on at by as and or not i you we my your our "
-    "there this that it its".split()
-)
 _CONNECTOR = re.compile(r"^\W*(and|but|or|also|so|then|what about|how about|same)\b", re.IGNORECASE)
 
 
@@ -60,32 +54,6 @@ class StandaloneQuestion(BaseModel):
     standalone_question: str = Field(
         description="The last user message as a self-contained question, in the user's language."
     )
-
-
-def looks_english(question: str) -> bool:
-    words = re.findall(r"[^\W\d_]+", question.lower())
-    common = sum(word in _ENGLISH for word in words)
-    return common >= 2 and common * 5 >= len(words)
-
-
-# Function words of the other languages Llama 3.1 lists (German, French, Spanish, Italian,
-# Portuguese), none of them an English word.
-_OTHER = frozenset(
-    "der die das und ist nicht für mit von zu ein eine einen dem den des wird werden sind auch "  # noqa: SIM905
-    "oder wenn beträgt le la les et est pas pour avec des du une dans sont sur ce qui que "
-    "el los las para con del una por como più di che il gli della sono "
-    "per non uma um não em ao pelo pela são é dos à".split()
-)
-
-
-def looks_foreign(text: str) -> bool:
-    """Written in another language than English: two function words of German, French,
-    Spanish, Italian or Portuguese at least, and more of them than English ones. Not
-    `not looks_english`, which a terse English answer fails ("`hnsw.ef_search` defaults to 40")."""
-    prose = re.sub(r"```.*?```|`[^`]*`|\S*://\S*|\]\([^)]*\)", " ", text, flags=re.S)
-    words = re.findall(r"[^\W\d_]+", prose.lower())
-    other = sum(word in _OTHER for word in words)
-    return other >= 2 and other > sum(word in _ENGLISH for word in words)
 
 
 def stands_alone(question: str) -> bool:
@@ -162,13 +130,13 @@ def standalone_question(
     invented = usable and bool(names_unheard(result, question, conversation))
     # "The second one" is counted in the previous answer's list, not left to the rewrite (s40).
     last_answer = next((str(m.content) for m in reversed(history) if isinstance(m, AIMessage)), "")
-    misread = usable and misread_pick(result, question, last_answer) is not None
+    picked = picked_name(question, last_answer)
+    misread = usable and picked is not None and names_another(result, picked, last_answer)
     if echoed or answered or invented or misread:
         previous = earlier or next(
             (str(m.content) for m in reversed(history) if isinstance(m, HumanMessage)), ""
         )
-        picked = picked_name(question, last_answer)
-        said = f"{question} ({picked[1]})" if picked else question
+        said = f"{question} ({picked})" if picked else question
         result = with_earlier_question(said, previous[: MAX_GROWTH * len(question) + 200])
     trace = [
         event(

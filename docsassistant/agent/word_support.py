@@ -37,7 +37,7 @@ MIN_SUPPORT = 0.3
 MIN_WORDS = 3  # shorter sentences ("Yes [1].") say too little to judge
 _MARKERS = re.compile(r"\[(\d+)\]")
 _MARKER_RUN = re.compile(r"(?:\s*\[\d+\])+")
-_SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str = "") -> list[str]:
@@ -65,7 +65,7 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
         weak = len(judged & backed) / len(judged) < MIN_SUPPORT and len(judged - backed) >= 2
         clauses = _CLAUSE_BREAK.split(_MARKERS.sub(" ", sentence))
         if weak or any(_invented(clause, asked, backed) for clause in clauses if not says_nothing(clause)):
-            out.append(_quoted(sentence))
+            out.append(quoted_sentence(sentence))
     return out
 
 
@@ -105,7 +105,7 @@ def misplaced_figures(answer: str, sources: list[dict[str, Any]], question: str 
         others = [s for s in sources if s.get("n") not in cited]
         missing = unbacked_numbers(sentence, own, question)
         if any(not unbacked_numbers(figure, others, question) for figure in missing):
-            out.append(_quoted(sentence))
+            out.append(quoted_sentence(sentence))
     return out
 
 
@@ -139,7 +139,7 @@ def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str 
             for o in others
             for s in _figure_sentences(o)
         ):
-            out.append(_quoted(clause))
+            out.append(quoted_sentence(clause))
     return out
 
 
@@ -174,7 +174,7 @@ def rival_statements(answer: str, sources: list[dict[str, Any]]) -> list[str]:
                 backing = [n for n in cited if not unbacked_numbers(figure, [by_n[n]])]
                 stray = words - set().union(*(stems[n] for n in backing)) if backing else set()
                 if stray and _rival(words, stray, figures, [s for n, s in by_n.items() if n not in backing]):
-                    out.append(_quoted(clause))
+                    out.append(quoted_sentence(clause))
                     break
     return out
 
@@ -218,7 +218,7 @@ def _cited_clauses(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list
 
 def _figure_sentences(source: dict[str, Any]) -> list[str]:
     """The sentences (or lines) of a source's text that state a figure."""
-    return [s for s in _SOURCE_SENTENCE.split(_seen(source)) if stated_figures(s)]
+    return [s for s in SOURCE_SENTENCE.split(_seen(source)) if stated_figures(s)]
 
 
 def _described(source: dict[str, Any]) -> str:
@@ -254,7 +254,7 @@ def _cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -
     return out
 
 
-def _quoted(sentence: str) -> str:
+def quoted_sentence(sentence: str) -> str:
     """The sentence as the flag quotes it: without its markers."""
     unmarked = re.sub(r"\s+(?=[.,;:!?])", "", _MARKERS.sub("", sentence)).strip()
     return re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", unmarked)  # a list item without its bullet

@@ -178,11 +178,17 @@ def decision_line(evt: TraceEvent | dict[str, Any]) -> str | None:
         return f"- :material/data_object: the model wrote its tool call as text; ran {calls}"
     if what == "search_before_answering":
         return f"- :material/search: the model replied without evidence ({esc(evt.get('reason', ''))}): searching first"
-    if what in ("declined", "word_checks_skipped"):
-        icon = ":material/block:" if what == "declined" else ":material/translate:"
-        label = "declined" if what == "declined" else "word checks skipped"
+    if what in _NOTED:
+        icon, label = _NOTED[what]
         return f"- {icon} {label}: {esc(evt.get('reason', ''))}"
     return None
+
+
+# Decisions shown with their recorded reason: kind -> (icon, label).
+_NOTED = {
+    "declined": (":material/block:", "declined"),
+    "word_checks_skipped": (":material/translate:", "word checks skipped"),
+}
 
 
 def timings_line(trace: Sequence[TraceEvent | dict[str, Any]]) -> str:

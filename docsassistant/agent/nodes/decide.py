@@ -102,11 +102,11 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # A decline is shown as it is only once a search has run, or for a message not worth
     # searching: llama3.1 also declines documentation questions ("Sorry, I can only help
     # with the documentation", QA round 10 s28), which a search then answers.
-    declined = is_decline(content) and not (unsearched and _searchable(state))
-    if silent or is_small_talk(state["question"]) or declined:
+    decline = is_decline(content)
+    if silent or is_small_talk(state["question"]) or (decline and not (unsearched and _searchable(state))):
         return {**update, "pending_calls": [], "answer": content, "trace": trace}
     if unsearched:
-        reason = "decline" if is_decline(content) else "answer without evidence" if content else "empty reply"
+        reason = "decline" if decline else "answer without evidence" if content else "empty reply"
         trace.append(event("decision", kind="search_before_answering", reason=reason))
         check = queued_search(f"check-{len(state.get('steps', []))}", question)
         return {**update, **check, "direct_reply": content, "trace": trace}

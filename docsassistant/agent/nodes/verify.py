@@ -20,6 +20,7 @@ from docsassistant.agent.grounding import (
     unbacked_numbers,
     unbacked_options,
 )
+from docsassistant.agent.language import looks_english, looks_foreign
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.reversals import (
@@ -31,7 +32,6 @@ from docsassistant.agent.reversals import (
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.siblings import sibling_names, sibling_terms
-from docsassistant.agent.standalone import looks_english, looks_foreign
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import mismatched_units
 from docsassistant.agent.word_support import (
