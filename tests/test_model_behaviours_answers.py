@@ -854,6 +854,53 @@ def test_a_yes_citing_the_page_of_another_product_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), flags(record)
 
 
+FAITHFUL_PAGES = {
+    "gateway.md": "# Acme Gateway\n\nAcme Gateway supports HTTP/1.1 and HTTP/2. HTTP/3 is not supported.\n",
+    "cache.md": "# Acme Cache\n\nAcme Cache keeps entries in memory only. It does not persist entries "
+    "to disk.\n",
+    "limits.md": "# Rate limits\n\nRate limits are applied per API key, not per IP address.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "page", "answer"),
+    [
+        (  # s50: the page's two sentences joined in one
+            "Does Acme Gateway support HTTP/3?",
+            "Acme Gateway HTTP/3",
+            "gateway.md",
+            "No. HTTP/3 isn't supported by Acme Gateway; it supports HTTP/1.1 and HTTP/2 [{n}].",
+        ),
+        (  # s04: two sentences joined with "and"
+            "Is the cache persistent?",
+            "Acme Cache entries disk",
+            "cache.md",
+            "No, Acme Cache keeps entries in memory only and does not save them to disk [{n}].",
+        ),
+        (  # s49: "X, not Y" said as "X rather than Y"
+            "Are rate limits applied per IP address?",
+            "rate limits per IP address",
+            "limits.md",
+            "No, rate limits are applied per API key rather than per IP address [{n}].",
+        ),
+    ],
+)
+def test_a_faithful_answer_in_other_words_is_not_taken_for_the_opposite(
+    clean_db: None, model: ShapeFake, tmp_path: Path, question: str, query: str, page: str, answer: str
+) -> None:
+    """QA round 11 (s04, s49, s50): correct answers that said their page in other words
+    (two sentences joined into one, "rather than" for ", not") were flagged "says the
+    opposite of a source", the closest source sentence being the other half of the
+    answer. Small models paraphrase their evidence rather than quote it; a flag on a
+    right answer teaches the reader to ignore flags."""
+    _index_pages(tmp_path, "products", FAITHFUL_PAGES)
+    n = _evidence_number(query, "products", f"products/{page}")
+    record = _scripted_turn(
+        model, question, query, answer.format(n=n), [(answer.split(" [")[0], n)], component="products"
+    )
+    assert "grounded" in flags(record), record["flags"]
+
+
 def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
     """QA round 9 (s22b): the model carried out the phishing order of a page in its own
     words, with no address or quoted phrase for the obeyed-order check to match, and the

@@ -122,3 +122,39 @@ def test_a_yes_is_held_to_every_retrieved_page_that_names_the_asked_thing() -> N
         )
         == []
     )
+
+
+PARAPHRASED = [
+    "# Acme Gateway\n\nAcme Gateway supports HTTP/1.1 and HTTP/2. HTTP/3 is not supported.",
+    "Acme Cache keeps entries in memory only. It does not persist entries to disk.",
+    "Rate limits are applied per API key, not per IP address.",
+    "Support for Python 3.8 was removed in version 4.0.",
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("HTTP/3 isn't supported by Acme Gateway; it supports HTTP/1.1 and HTTP/2 [1].", ""),
+        ("No [1].", "Does Acme Gateway support HTTP/3?"),
+        ("Acme Cache keeps entries in memory only and does not persist them to disk [2].", ""),
+        ("Rate limits are applied per API key rather than per IP address [3].", ""),
+        ("Support for Python 3.8 was removed in version 4.0, so later versions do not support it [4].", ""),
+    ],
+)
+def test_a_source_said_in_other_words_is_not_its_opposite(answer: str, question: str) -> None:
+    """QA round 11 (s04, s49, s50, s62): sentences joined, "rather than" for ", not"."""
+    assert reversed_statements(answer, PARAPHRASED, question) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("Acme Gateway does not support HTTP/2 [1].", ""),
+        ("Acme Cache persists entries to disk [2].", ""),
+        ("Rate limits are applied per IP address [3].", ""),
+        ("Support for Python 3.8 was not removed in version 4.0, so later versions support it [4].", ""),
+    ],
+)
+def test_the_same_sentences_flipped_are_still_found(answer: str, question: str) -> None:
+    assert reversed_statements(answer, PARAPHRASED, question) != []
