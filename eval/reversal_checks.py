@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from docsassistant.agent import reversals
@@ -48,9 +48,7 @@ def pages(corpus: Path, split: str) -> Iterator[tuple[Path, list[str]]]:
         yield path, [p for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
-def measure(
-    corpus: Path, split: str, check: Callable[[str, list[str]], list[str]] = reversals.reversed_statements
-) -> tuple[int, list[tuple[Path, str]], int, int]:
+def measure(corpus: Path, split: str) -> tuple[int, list[tuple[Path, str]], int, int]:
     """(sentences, misreads, flipped sentences, flipped sentences caught)."""
     sentences, misreads, flips, caught = 0, [], 0, 0
     for path, paragraphs in pages(corpus, split):
@@ -60,11 +58,11 @@ def measure(
                 if len(sentence.split()) < 4 or sentence.lstrip().startswith(_NOT_PROSE):
                     continue
                 sentences += 1
-                if check(sentence, [others]):
+                if reversals.reversed_statements(sentence, [others]):
                     misreads.append((path, sentence))
                 if (flip := flipped(sentence)) and flip != sentence:
                     flips += 1
-                    caught += bool(check(flip, [paragraph]))
+                    caught += bool(reversals.reversed_statements(flip, [paragraph]))
     return sentences, misreads, flips, caught
 
 

@@ -36,8 +36,11 @@ _PAIRS = (
 # before). public/private was left out: 43 more misreads, all Java code lines.
 _OPPOSITES = [tuple(pair.split("/")) for pair in _PAIRS.split(" ")]
 _POLAR = _NEGATIONS | {word for pair in _OPPOSITES for word in pair}
-# A protocol's version is one word: "HTTP/3" and "HTTP/2" are not both "http" (QA round 11 s50).
-_WORD = re.compile(r"[a-z]+/\d+(?:\.\d+)?|[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
+# Statements compared for polarity keep a protocol's version in its word: "HTTP/3" and
+# "HTTP/2" are not both "http" (QA round 11 s50). content_stems, which the word-share checks
+# use and were measured with, keeps `_WORD`.
+_VERSIONED_WORD = re.compile(r"[a-z]+/\d+(?:\.\d+)?|" + _WORD.pattern)
 # Not coverage.py's content words: those drop figures and short words, and sentences sharing
 # only their prose words then pass for one another (0.87 % of corpus sentences misread, not 0.64 %).
 _FILLER = frozenset(
@@ -58,21 +61,22 @@ _DENIES = re.compile(r"^\W*(no|nope|not quite|that'?s (not|incorrect|wrong)|inco
 _YES_NO_QUESTION = re.compile(
     r"^\W*(is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must)\b", re.I
 )
+# Content stems, the negation count and, per opposite pair, which side (1 or 2) is used.
+Profile = tuple[frozenset[str], int, dict[int, int]]
 MIN_SHARED = 3  # content words two sentences must share to be about the same thing
 MIN_SHARE = 0.7  # ... and the share of the shorter one's content words they cover
 
 
 # "per API key rather than per IP address" says what "per API key, not per IP address" says
-# (QA round 11 s49): the contrast counts as the negation it stands for.
-# "Instead of X, Y" is left alone: sentence-first, it scopes over X and read as a negation
-# it raised the corpus misreads below.
+# (QA round 11 s49), so the contrast counts as a negation. "instead of" does not: it often
+# opens a sentence ("Instead of X, Y"), where it negates X, not the sentence (read as a
+# negation, it raised dev misreads of eval/reversal_checks.py from 79 to 96).
 _CONTRAST = re.compile(r"\brather than\b")
 
 
-def _tokens(text: str) -> list[str]:
+def _tokens(text: str, word: re.Pattern[str] = _WORD) -> list[str]:
     text = re.sub(r"n['’]t\b", " not", text.lower())  # "doesn't" → "does not"
-    text = _CONTRAST.sub(" not ", text)
-    return _WORD.findall(text)
+    return word.findall(text)
 
 
 def _base(word: str) -> str:
@@ -95,9 +99,9 @@ def content_stems(text: str) -> set[str]:
     return {_stem(w) for w in _tokens(text) if w not in _FILLER and not w.isdigit()}
 
 
-def _profile(text: str) -> tuple[frozenset[str], int, dict[int, int]]:
+def _profile(text: str) -> Profile:
     """Content stems, the negation count and, per opposite pair, which side (1 or 2) is used."""
-    words = _tokens(text)
+    words = _tokens(_CONTRAST.sub(" not ", text.lower()), _VERSIONED_WORD)
     present = set(words)
     content = frozenset(_stem(w) for w in words if w not in _FILLER and w not in _POLAR)
     negations = sum(w in _NEGATIONS for w in words)
@@ -113,9 +117,7 @@ def _profile(text: str) -> tuple[frozenset[str], int, dict[int, int]]:
     return content, negations, sides
 
 
-def _flips(
-    a: tuple[frozenset[str], int, dict[int, int]], b: tuple[frozenset[str], int, dict[int, int]]
-) -> int:
+def _flips(a: Profile, b: Profile) -> int:
     flips = (a[1] - b[1]) % 2
     for pair, side in a[2].items():
         other = b[2].get(pair)
@@ -128,19 +130,14 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(CODE_SPANS.sub(" ", text)) if s.strip()]
 
 
-def _shared(
-    a: tuple[frozenset[str], int, dict[int, int]], b: tuple[frozenset[str], int, dict[int, int]]
-) -> int:
+def _shared(a: Profile, b: Profile) -> int:
     """Content words in common, plus the opposite pairs both use (on either side): "Is TLS
     1.1 supported" and "TLS 1.0 and 1.1 are not supported" share three, not two."""
     return len(a[0] & b[0]) + len(a[2].keys() & b[2].keys())
 
 
-def _size(profile: tuple[frozenset[str], int, dict[int, int]]) -> int:
+def _size(profile: Profile) -> int:
     return len(profile[0]) + len(profile[2])
-
-
-Profile = tuple[frozenset[str], int, dict[int, int]]
 
 
 def _reversed(statement: str, source_sentences: list[Profile], context: list[Profile] | None = None) -> bool:
@@ -165,9 +162,7 @@ def _reversed(statement: str, source_sentences: list[Profile], context: list[Pro
     return not any(_restates(mine, s) for s in [*source_sentences, *(context or [])])
 
 
-def _restates(
-    mine: tuple[frozenset[str], int, dict[int, int]], source: tuple[frozenset[str], int, dict[int, int]]
-) -> bool:
+def _restates(mine: Profile, source: Profile) -> bool:
     """A source sentence of the statement's polarity whose every content word the statement
     holds: the statement says it, with more context. "HTTP/3 isn't supported by Acme Gateway;
     it supports HTTP/1.1 and HTTP/2" against "Acme Gateway supports HTTP/1.1 and HTTP/2.
@@ -185,7 +180,8 @@ def _restates(
 # Clauses an answer joins that its source may state apart, each compared alone: "Support
 # for Python 3.8 was removed in 4.0, so later releases do not support it" (QA round 11 s62),
 # "keeps entries in memory only and does not save them to disk" (s04). "and" only before a
-# second verb: split at every "and", corpus misreads rose from 76 to 105 of 7,979 (dev).
+# second verb: split at every "and", dev misreads of eval/reversal_checks.py rose from 79 to
+# 105 of 7,664 sentences.
 _CLAUSE = re.compile(
     r";\s+|,\s+(?:so|but|while|whereas)\s+"
     r"|,?\s+and\s+(?=(?:does|do|is|are|can|will|must|should|has|have|never|not)\b)"
@@ -222,10 +218,10 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
     for sentence in _sentences(answer):
         statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
         clauses = _CLAUSE.split(statement)
-        whole = len(clauses) > 1 and _reversed(statement, profiles)
-        if whole and any(_restates(_profile(c), s) for c in clauses for s in profiles):
-            whole = False  # one clause is its source's sentence: the other is judged alone
-        if (whole or any(_reversed(c, profiles) for c in clauses)) and sentence not in out:
+        # Once one clause is a source's sentence, the others are judged alone, not with it.
+        restated = any(_restates(_profile(c), s) for c in clauses for s in profiles)
+        judged = clauses if restated else dict.fromkeys([statement, *clauses])
+        if any(_reversed(part, profiles) for part in judged) and sentence not in out:
             out.append(sentence)
     if question and is_yes_no(question):
         asked = question.strip().rstrip("?")
@@ -252,13 +248,15 @@ def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) ->
     named = {n.strip("`").lower() for n in NAME.findall(question) if len(n.strip("`")) > 1}
     if not named or not is_yes_no(question):
         return []
-    profiles = [
-        _profile(s) for text in evidence for s in _sentences(text) if all(n in s.lower() for n in named)
-    ]
-    # The pages those sentences are on may restate the answer in a sentence that names less
-    # ("Acme Gateway supports HTTP/1.1 and HTTP/2. HTTP/3 is not supported."; QA round 11 s50).
-    pages = [text for text in evidence if any(all(n in s.lower() for n in named) for s in _sentences(text))]
-    context = [_profile(s) for text in pages for s in _sentences(text)]
+    profiles: list[Profile] = []
+    context: list[Profile] = []  # the rest of those sentences' pages, which may restate the
+    # answer naming less ("Acme Gateway supports HTTP/2. HTTP/3 is not supported."; QA 11 s50)
+    for text in evidence:
+        sentences = _sentences(text)
+        naming = [s for s in sentences if all(n in s.lower() for n in named)]
+        profiles += [_profile(s) for s in naming]
+        if naming:
+            context += [_profile(s) for s in sentences if s not in naming]
     asked = question.strip().rstrip("?")
     if (affirms(answer) and _reversed(asked, profiles, context)) or (
         _DENIES.match(answer) and _reversed(f"not {asked}", profiles, context)
