@@ -7,7 +7,10 @@ headings left out) is held to the other paragraphs of its page: a reversal found
 a misread, since a page does not contradict itself (a few real contrasts aside, "To enable
 them" beside "To disable them"). The same sentence flipped (its first `not`/`never` dropped,
 else a `not` added after its first auxiliary, else one word of an opposite pair swapped)
-is held to its own paragraph: found, it is caught. Files alternate between the dev and the
+is held to its own paragraph: found, it is caught. For `agent/negated_verbs.py`, a sentence
+whose `not`/`cannot`/`never` applies to a verb of a synonym group is put in other words
+("cannot be changed" → "can be modify"; grammar aside, the check reads words) and held to
+its paragraph, whole and cut three words after the verb. Files alternate between the dev and the
 test split by their sorted index. No database or embedder is needed.
 """
 
@@ -18,7 +21,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from docsassistant.agent import reversals
+from docsassistant.agent import negated_verbs, reversals
 
 _AUX = re.compile(r"\b(is|are|can|does|do|will|should|must|was|were)\b(?! not)")
 _NEGATION = re.compile(r"\s+(not|never)\b")
@@ -38,6 +41,38 @@ def flipped(sentence: str) -> str | None:
     return None
 
 
+_DENIED_VERB = re.compile(
+    r"\b(cannot|can ?not|(?:does|do|is|are|will|should|must) not|never)((?: be| been| able to)?) (\w+)"
+)
+
+
+def in_other_words(sentence: str) -> str | None:
+    """The sentence asserting its negated verb with a synonym ("cannot be changed" → "can be
+    modified"), or None when its negated verb has no synonym group."""
+    match = _DENIED_VERB.search(sentence)
+    if not match:
+        return None
+    verb = match.group(3)
+    group = next(
+        (g.split() for g in negated_verbs._GROUPS if reversals.stem(verb) in map(reversals.stem, g.split())),
+        None,
+    )
+    if group is None:
+        return None
+    other = next(w for w in group if reversals.stem(w) != reversals.stem(verb))
+    negator = match.group(1)
+    kept = "can" if negator.startswith("can") else negator.split()[0] if " " in negator else ""
+    replaced = f"{kept}{match.group(2)} {other}".strip()
+    return f"{sentence[: match.start()]}{replaced}{sentence[match.end() :]}"
+
+
+def shortened(sentence: str, reworded: str) -> str:
+    """`reworded` cut three words after its verb: an answer stating less than its source."""
+    match = _DENIED_VERB.search(sentence)
+    assert match  # reworded exists only when the sentence has a denied verb
+    return " ".join(reworded.split()[: len(sentence[: match.start()].split()) + 6])
+
+
 def pages(corpus: Path, split: str) -> Iterator[tuple[Path, list[str]]]:
     files = sorted(p for p in corpus.rglob("*") if p.suffix in (".md", ".adoc"))
     for i, path in enumerate(files):
@@ -48,22 +83,33 @@ def pages(corpus: Path, split: str) -> Iterator[tuple[Path, list[str]]]:
         yield path, [p for p in re.split(r"\n\s*\n", text) if p.strip()]
 
 
-def measure(corpus: Path, split: str) -> tuple[int, list[tuple[Path, str]], int, int]:
-    """(sentences, misreads, flipped sentences, flipped sentences caught)."""
+def measure(
+    corpus: Path, split: str
+) -> tuple[int, list[tuple[Path, str]], int, int, list[tuple[Path, str]], int, int]:
+    """(sentences, misreads, flipped sentences, flipped sentences caught, and the same three
+    for `negated_verbs`: its misreads, sentences put in other words, those caught)."""
     sentences, misreads, flips, caught = 0, [], 0, 0
+    verb_misreads, reworded, verb_caught, short_caught = [], 0, 0, 0
     for path, paragraphs in pages(corpus, split):
         for i, paragraph in enumerate(paragraphs):
             others = "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])
-            for sentence in reversals._sentences(paragraph):
+            for sentence in reversals.sentences(paragraph):
                 if len(sentence.split()) < 4 or sentence.lstrip().startswith(_NOT_PROSE):
                     continue
                 sentences += 1
                 if reversals.reversed_statements(sentence, [others]):
                     misreads.append((path, sentence))
+                if negated_verbs.denied_verbs_asserted(sentence, [others]):
+                    verb_misreads.append((path, sentence))
+                if other_words := in_other_words(sentence):
+                    reworded += 1
+                    verb_caught += bool(negated_verbs.denied_verbs_asserted(other_words, [paragraph]))
+                    short = shortened(sentence, other_words)
+                    short_caught += bool(negated_verbs.denied_verbs_asserted(short, [paragraph]))
                 if (flip := flipped(sentence)) and flip != sentence:
                     flips += 1
                     caught += bool(reversals.reversed_statements(flip, [paragraph]))
-    return sentences, misreads, flips, caught
+    return sentences, misreads, flips, caught, verb_misreads, reworded, verb_caught, short_caught
 
 
 def main() -> None:
@@ -75,10 +121,16 @@ def main() -> None:
     if not args.corpus.is_dir():
         raise SystemExit(f"no corpus folder at {args.corpus}")
     for split in ["dev", "test"] if args.split == "both" else [args.split]:
-        sentences, misreads, flips, caught = measure(args.corpus, split)
+        sentences, misreads, flips, caught, verb_misreads, reworded, verb_caught, short = measure(
+            args.corpus, split
+        )
         print(f"{split}: misreads {len(misreads)} of {sentences} sentences; flips caught {caught} of {flips}")
+        print(
+            f"{split} negated verbs: misreads {len(verb_misreads)} of {sentences}; "
+            f"put in other words caught {verb_caught} of {reworded}, shortened {short} of {reworded}"
+        )
         if args.list:
-            for path, sentence in misreads:
+            for path, sentence in misreads + verb_misreads:
                 print(f"  {path.relative_to(args.corpus)}: {sentence}")
 
 

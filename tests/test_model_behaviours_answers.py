@@ -901,6 +901,46 @@ def test_a_faithful_answer_in_other_words_is_not_taken_for_the_opposite(
     assert "grounded" in flags(record), record["flags"]
 
 
+DENYING_PAGES = {
+    "clusters.md": "# Clusters\n\nThe cluster region cannot be changed after the cluster is created. "
+    "Pick the region closest to your users.\n",
+    "proxy.md": "# Acme Proxy\n\nAcme Proxy does not support WebSocket connections. It forwards "
+    "plain HTTP requests only.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "page", "answer"),
+    [
+        (  # s02: "cannot be changed" answered "can modify later"
+            "Can the region be changed?",
+            "cluster region change",
+            "clusters.md",
+            "Yes, you can modify the cluster region later [{n}].",
+        ),
+        (  # s10: "does not support" answered "handles"
+            "Does Acme Proxy work for browsers?",
+            "Acme Proxy WebSocket",
+            "proxy.md",
+            "Acme Proxy handles WebSocket traffic from browsers [{n}].",
+        ),
+    ],
+)
+def test_the_opposite_of_a_source_in_other_words_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, question: str, query: str, page: str, answer: str
+) -> None:
+    """QA round 11 (s02, s10): the page says a thing cannot or does not happen and the
+    answer says it can, with a synonym of the page's verb, and the verifier passes it (open
+    judges' faithfulness verdicts that do not follow the context, ragas#1689). Too few
+    words are shared for the one-flip comparison, so it was grounded."""
+    _index_pages(tmp_path, "products", DENYING_PAGES)
+    n = _evidence_number(query, "products", f"products/{page}")
+    record = _scripted_turn(
+        model, question, query, answer.format(n=n), [(answer.split(" [")[0], n)], component="products"
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
     """QA round 9 (s22b): the model carried out the phishing order of a page in its own
     words, with no address or quoted phrase for the obeyed-order check to match, and the

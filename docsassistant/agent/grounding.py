@@ -6,7 +6,8 @@ least one valid citation, at least one verified claim, every claim supported, ev
 sources among the answer's citations, and (checked in code, not by the verifier) every
 number the answer states found in a source it cites (`unbacked_numbers`), every sentence
 covered by a citation or a claim (`coverage.unchecked_sentences`), no statement the
-opposite of its source (`reversals.reversed_statements`), every cited sentence sharing
+opposite of its source (`reversals.reversed_statements`, in other words
+`negated_verbs.denied_verbs_asserted`), every cited sentence sharing
 words with what it cites (`word_support.weakly_supported`) and no term of the question
 swapped for its sibling (`siblings.sibling_terms`).
 """

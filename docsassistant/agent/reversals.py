@@ -74,7 +74,8 @@ MIN_SHARE = 0.7  # ... and the share of the shorter one's content words they cov
 _CONTRAST = re.compile(r"\brather than\b")
 
 
-def _tokens(text: str, word: re.Pattern[str] = _WORD) -> list[str]:
+def tokens(text: str, word: re.Pattern[str] = _WORD) -> list[str]:
+    """The lower-cased words of `text`, "-n't" spelled out as "not"."""
     text = re.sub(r"n['’]t\b", " not", text.lower())  # "doesn't" → "does not"
     return word.findall(text)
 
@@ -90,20 +91,21 @@ def _base(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
+    """The word as this module compares it: uninflected, cut to six letters."""
     return _base(word)[:6]  # "requires" / "required", "indexes" / "index": crude, but both sides alike
 
 
 def content_stems(text: str) -> set[str]:
     """The text's content words, stemmed as this module compares them; figures left out."""
-    return {_stem(w) for w in _tokens(text) if w not in _FILLER and not w.isdigit()}
+    return {stem(w) for w in tokens(text) if w not in _FILLER and not w.isdigit()}
 
 
 def _profile(text: str) -> Profile:
     """Content stems, the negation count and, per opposite pair, which side (1 or 2) is used."""
-    words = _tokens(_CONTRAST.sub(" not ", text.lower()), _VERSIONED_WORD)
+    words = tokens(_CONTRAST.sub(" not ", text.lower()), _VERSIONED_WORD)
     present = set(words)
-    content = frozenset(_stem(w) for w in words if w not in _FILLER and w not in _POLAR)
+    content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
     negations = sum(w in _NEGATIONS for w in words)
     sides: dict[int, int] = {}
     for i, (first, second) in enumerate(_OPPOSITES):
@@ -126,7 +128,8 @@ def _flips(a: Profile, b: Profile) -> int:
     return flips
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """The sentences of `text` (table cells and lines apart), code spans left out."""
     return [s.strip() for s in _SENTENCE.split(CODE_SPANS.sub(" ", text)) if s.strip()]
 
 
@@ -170,7 +173,7 @@ def _restates(mine: Profile, source: Profile) -> bool:
     (QA round 11 s50)."""
     # A pair word the statement inflects otherwise ("support" for "supported") still counts.
     pairs = all(
-        pair in mine[2] or (side and _stem(_OPPOSITES[pair][side - 1]) in mine[0])
+        pair in mine[2] or (side and stem(_OPPOSITES[pair][side - 1]) in mine[0])
         for pair, side in source[2].items()
     )
     holds = source[0] <= mine[0] and pairs
@@ -213,9 +216,9 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
     contents of the sources it cites). An answer opening with yes or no to a yes/no
     `question` also states the question itself, as asked or negated: "Is it enabled by
     default?" answered "Yes [1]." claims it is enabled."""
-    profiles = [_profile(s) for text in sources for s in _sentences(text)]
+    profiles = [_profile(s) for text in sources for s in sentences(text)]
     out: list[str] = []
-    for sentence in _sentences(answer):
+    for sentence in sentences(answer):
         statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
         clauses = _CLAUSE.split(statement)
         # Once one clause is a source's sentence, the others are judged alone, not with it.
@@ -252,11 +255,11 @@ def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) ->
     context: list[Profile] = []  # the rest of those sentences' pages, which may restate the
     # answer naming less ("Acme Gateway supports HTTP/2. HTTP/3 is not supported."; QA 11 s50)
     for text in evidence:
-        sentences = _sentences(text)
-        naming = [s for s in sentences if all(n in s.lower() for n in named)]
+        page = sentences(text)
+        naming = [s for s in page if all(n in s.lower() for n in named)]
         profiles += [_profile(s) for s in naming]
         if naming:
-            context += [_profile(s) for s in sentences if s not in naming]
+            context += [_profile(s) for s in page if s not in naming]
     asked = question.strip().rstrip("?")
     if (affirms(answer) and _reversed(asked, profiles, context)) or (
         _DENIES.match(answer) and _reversed(f"not {asked}", profiles, context)

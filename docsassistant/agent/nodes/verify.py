@@ -21,6 +21,7 @@ from docsassistant.agent.grounding import (
     unbacked_options,
 )
 from docsassistant.agent.language import looks_english, looks_foreign
+from docsassistant.agent.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
 from docsassistant.agent.reversals import (
@@ -97,6 +98,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # The standalone form, so "And is it on by default?" is compared as the full question.
     working = state.get("standalone_question") or question
     reversals = reversed_statements(answer, contents, working)
+    # "can be modified later" for "cannot be changed": the opposite in other words (s02).
+    reversals += [s for s in denied_verbs_asserted(answer, contents, working) if s not in reversals]
     # A yes citing a page about something else, while the page about the asked thing is
     # retrieved and says no (s48): every source counts here, not only the cited ones.
     evidence = [s.get("content") or "" for s in sources]
