@@ -18,6 +18,16 @@ def test_another_unit_of_the_same_kind_is_found() -> None:
     ]
 
 
+def test_weeks_months_and_years_are_units_of_time() -> None:
+    """QA round 11 s16: "kept for 14 weeks" for the page's 14 days passed, weeks not being a unit."""
+    assert mismatched_units("Snapshots are kept for 14 weeks [1].", [PAGE]) == ["14 weeks"]
+    assert mismatched_units("Snapshots are kept for 14 months [1].", [PAGE]) == ["14 months"]
+    assert mismatched_units("Snapshots are kept for 14 years [1].", [PAGE]) == ["14 years"]
+    assert mismatched_units("Each tenant may send 100 requests per week [1].", [PAGE]) == [
+        "100 requests per week"
+    ]
+
+
 def test_the_same_unit_in_other_spellings_is_not() -> None:
     for answer in (
         "The connect timeout is 500 milliseconds [1].",

@@ -21,6 +21,9 @@ _ALIASES = {
         "min": "min mins minute minutes",
         "h": "h hr hrs hour hours",
         "d": "d day days",
+        "wk": "wk wks week weeks",  # "7 weeks" for the page's 7 days (QA round 11 s16)
+        "mo": "month months",
+        "yr": "yr yrs year years",
     },
     "size": {
         "b": "b byte bytes",
@@ -28,6 +31,7 @@ _ALIASES = {
         "mb": "mb mib megabyte megabytes",
         "gb": "gb gib gigabyte gigabytes",
         "tb": "tb tib terabyte terabytes",
+        "pb": "pb pib petabyte petabytes",
     },
 }
 _UNIT = {
@@ -42,7 +46,9 @@ _NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + _WORDS + r")(?![A-
 _WITH_UNIT = re.compile(_NUMBER + r"[\s-]?(" + "|".join(sorted(_UNIT, key=len, reverse=True)) + r")\b", re.I)
 # "100 requests per minute", "100 req/s", "5 calls a second"
 _RATE = re.compile(
-    _NUMBER + r"(?:\s+[A-Za-z-]+){0,2}?\s*(?:\s(?:per|an?)\s+|/)(second|sec|minute|min|hour|day|s|h)\b", re.I
+    _NUMBER
+    + r"(?:\s+[A-Za-z-]+){0,2}?\s*(?:\s(?:per|an?)\s+|/)(second|sec|minute|min|hour|day|week|month|s|h)\b",
+    re.I,
 )
 _BARE = re.compile(_NUMBER + r"(?![\d\]])")
 
