@@ -941,6 +941,30 @@ def test_the_opposite_of_a_source_in_other_words_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
+def test_a_ceiling_answered_as_a_floor_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 11 s65: the page's "up to 64 GB" answered "at least 64 GB", which the verifier
+    passed and the number check found in the source (judges' faithfulness verdicts that do
+    not follow the context, ragas#1689). A ceiling read as a floor sizes the reader's nodes
+    wrongly."""
+    pages = {
+        "nodes.md": "# Node sizing\n\nEach worker node supports up to 64 GB of memory for the query cache.\n"
+    }
+    _index_pages(tmp_path, "products", pages)
+    n = _evidence_number("worker node memory", "products", "products/nodes.md")
+    answer = f"Each worker node needs at least 64 GB of memory for the query cache [{n}]."
+    record = _scripted_turn(
+        model,
+        "How much memory does a worker node need?",
+        "worker node memory",
+        answer,
+        [(answer.split(" [")[0], n)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
     """QA round 9 (s22b): the model carried out the phishing order of a page in its own
     words, with no address or quoted phrase for the obeyed-order check to match, and the

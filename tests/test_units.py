@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docsassistant.agent.units import mismatched_units
+from docsassistant.agent.units import mismatched_units, reversed_bounds
 
 PAGE = {
     "content": "The connect timeout is 500 ms. The request timeout is thirty seconds. "
@@ -41,3 +41,21 @@ def test_the_same_unit_in_other_spellings_is_not() -> None:
 def test_a_figure_the_source_also_gives_bare_or_of_another_kind_is_left_alone() -> None:
     assert mismatched_units("Three replicas take 3 seconds to sync [1].", [PAGE]) == []  # "3 replicas"
     assert mismatched_units("It waits 42 seconds [1].", [PAGE]) == []  # not in the source: condition 5's
+
+
+BOUNDS = {
+    "content": "Each node supports up to 64 GB of memory. At least 3 replicas are needed. Keep 10 shards."
+}
+
+
+def test_a_ceiling_given_as_a_floor_is_found() -> None:
+    """QA round 11 s65: "at least 64 GB" for the page's "up to 64 GB" passed condition 5."""
+    assert reversed_bounds("Each node needs at least 64 GB of memory [1].", [BOUNDS]) == ["at least 64"]
+    assert reversed_bounds("You need no more than 3 replicas [1].", [BOUNDS]) == ["no more than 3"]
+
+
+def test_the_same_bound_a_bare_figure_or_a_version_is_left_alone() -> None:
+    assert reversed_bounds("A node takes a maximum of 64 GB [1].", [BOUNDS]) == []
+    assert reversed_bounds("Keep at most 10 shards [1].", [BOUNDS]) == []  # bare in the source
+    versions = {"content": "Requires version >= 0.10.0."}
+    assert reversed_bounds("It fails with version < 0.10.0 [1].", [versions]) == []

@@ -5,6 +5,9 @@
 A figure is compared only when every place its cited sources state it carries a unit of the
 same kind (time, size, or a rate per unit of time) and none is the answer's: a bare 500
 anywhere in the sources, or a unit of another kind, leaves it alone.
+
+The same holds for the bound a figure is given: "at least 64 GB" for the page's "up to 64
+GB" turns a ceiling into a floor (QA round 11 s65).
 """
 
 from __future__ import annotations
@@ -91,5 +94,39 @@ def mismatched_units(answer: str, cited_sources: list[dict[str, Any]]) -> list[s
         there = sources.get(_key(m.group(1)), set())
         same_kind = {u for u in there if u[0] == unit[0]}
         if same_kind and unit not in there and same_kind == there and m.group(0) not in out:
+            out.append(m.group(0))
+    return out
+
+
+# A bound before a figure: a ceiling ("up to 64 GB") or a floor ("at least 64 GB").
+_CEILING = r"up to|at most|no more than|not more than|a maximum of|maximum of|max(?:imum)?|below|under|less than|fewer than|<=?|≤"
+_FLOOR = r"at least|no less than|not less than|a minimum of|minimum of|min(?:imum)?|above|over|more than|greater than|>=?|≥"
+_BOUND = re.compile(rf"(?<![\w-])(?:(?P<ceiling>{_CEILING})|(?P<floor>{_FLOOR}))\s*" + _NUMBER, re.I)
+
+
+def _bounds(text: str) -> dict[str, set[str]]:
+    """Each figure of the text with the bounds it is given: "ceiling", "floor", or "" bare."""
+    out: dict[str, set[str]] = {}
+    bounded: set[int] = set()
+    for m in _BOUND.finditer(text):
+        out.setdefault(_key(m.group(3)), set()).add("ceiling" if m.group("ceiling") else "floor")
+        bounded.add(m.start(3))
+    for m in _BARE.finditer(text):
+        if m.start(1) not in bounded:
+            out.setdefault(_key(m.group(1)), set()).add("")
+    return out
+
+
+def reversed_bounds(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Bounded figures of the answer ("at least 64 GB") whose cited sources give the figure
+    only with the opposite bound ("up to 64 GB"), as the answer wrote them."""
+    sources = _bounds(" \n".join(str(s.get("content") or "") for s in cited_sources))
+    out: list[str] = []
+    for m in _BOUND.finditer(answer):
+        if m.group(3).count(".") > 1:
+            continue  # a version ("< 0.10.0"): a page states both sides of a constraint
+        mine = "ceiling" if m.group("ceiling") else "floor"
+        there = sources.get(_key(m.group(3)), set())
+        if there and there == {"floor" if mine == "ceiling" else "ceiling"} and m.group(0) not in out:
             out.append(m.group(0))
     return out

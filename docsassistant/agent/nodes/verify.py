@@ -34,7 +34,7 @@ from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.siblings import sibling_names, sibling_terms
 from docsassistant.agent.state import AgentState
-from docsassistant.agent.units import mismatched_units
+from docsassistant.agent.units import mismatched_units, reversed_bounds
 from docsassistant.agent.word_support import (
     borrowed_subjects,
     misplaced_figures,
@@ -88,6 +88,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
     # "500 seconds" for the page's 500 ms: the figure is there, its unit is not (QA 10, s01).
     unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
+    # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
+    unbacked += [figure for figure in reversed_bounds(checked, cited_sources) if figure not in unbacked]
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
         unbacked += unbacked_identifiers(question, cited_sources)
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is

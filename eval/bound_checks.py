@@ -1,0 +1,59 @@
+"""How often the bound check of condition 5 (`agent/units.py`, `reversed_bounds`) misfires
+on real pages and what it catches.
+
+Usage: .venv/bin/python eval/bound_checks.py --corpus PATH [--list]
+
+Each sentence of a corpus page with a bounded figure ("up to 64 GB", "at least 3") is held
+to the other paragraphs of its page: a reversed bound found there is a misread. The same
+sentence with its first bound turned over ("up to" for a floor, "at least" for a ceiling)
+is held to its own paragraph: found, it is caught. Pages and splits as in
+`eval/reversal_checks.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from reversal_checks import pages
+
+from docsassistant.agent import units
+from docsassistant.agent.reversals import sentences
+
+
+def measure(corpus: Path, split: str) -> tuple[int, list[str], int]:
+    """(bounded sentences, misreads, bounds turned over and caught)."""
+    bounded, misreads, caught = 0, [], 0
+    for path, paragraphs in pages(corpus, split):
+        for i, paragraph in enumerate(paragraphs):
+            others = "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])
+            for sentence in sentences(paragraph):
+                if not (match := units._BOUND.search(sentence)):
+                    continue
+                bounded += 1
+                if units.reversed_bounds(sentence, [{"content": others}]):
+                    misreads.append(f"{path.name}: {sentence}")
+                other = "at least " if match.group("ceiling") else "up to "
+                turned = sentence[: match.start()] + other + sentence[match.start(3) :]
+                caught += bool(units.reversed_bounds(turned, [{"content": paragraph}]))
+    return bounded, misreads, caught
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--list", action="store_true", help="print every misread")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        raise SystemExit(f"no corpus folder at {args.corpus}")
+    for split in ("dev", "test"):
+        bounded, misreads, caught = measure(args.corpus, split)
+        print(
+            f"{split}: misreads {len(misreads)} of {bounded} bounded sentences; turned over caught {caught} of {bounded}"
+        )
+        if args.list:
+            print("\n".join(f"  {m}" for m in misreads))
+
+
+if __name__ == "__main__":
+    main()
