@@ -716,6 +716,25 @@ def test_the_sibling_of_the_asked_setting_is_not_grounded(
     assert any("request timeout" in f["message"] for f in record["flags"]), record["flags"]
 
 
+def test_a_yes_giving_the_asked_setting_its_siblings_figure_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 11 (s60, s61): "Is the connect timeout 30 seconds?" answered "Yes [1]",
+    the page giving the connect timeout 10 seconds and the request timeout 30. The figure is
+    on the cited page, so the figure checks passed it, and the verifier, of the writer's
+    kind, agreed (ragas#1689): grounded, and read as a confirmation."""
+    page = "# Client\n\n| Setting | Default |\n| --- | --- |\n| `connect_timeout` | 10 s |\n| `request_timeout` | 30 s |\n"
+    _index_pages(tmp_path, "client", {"timeouts.md": page})
+    model.search("connect timeout", k=1)
+    model.script("grade", json.dumps({"relevant": [1], "sufficient": True}))
+    model.script("generate", "Yes, the connect timeout is 30 seconds by default [1].")
+    claim = {"claim": "The connect timeout is 30 seconds by default.", "supported": True, "sources": [1]}
+    model.script("verify", json.dumps({"claims": [claim]}))
+    record = run_turn("Is the connect timeout 30 seconds?", component="client")
+    assert "grounded" not in flags(record), flags(record)
+    assert any("request timeout" in f["message"] for f in record["flags"]), record["flags"]
+
+
 def test_an_answer_in_the_users_language_is_not_held_to_the_docs_words(docs: Path, model: ShapeFake) -> None:
     """QA round 10 (s19): asked in German, the model answered in German from the English
     page, correctly and cited; the word-share checks, comparing German words with English

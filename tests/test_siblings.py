@@ -61,3 +61,35 @@ def test_a_follow_up_naming_its_own_subject_is_asked_about_that_one() -> None:
 def test_a_follow_up_asking_for_the_sibling_is_not_flagged() -> None:
     question = "And the request timeout? (follow-up to: What is the connect timeout?)"
     assert sibling_terms("The request timeout is 30 seconds [1].", question, [TIMEOUTS]) == []
+
+
+def test_a_term_given_its_siblings_figure_is_found() -> None:
+    """QA round 11 (s60, s61): "Is the connect timeout 30 s?" answered yes, 30 s being the
+    request timeout of the same page."""
+    from docsassistant.agent.siblings import sibling_figures
+
+    page = {"n": 1, "content": "The connect timeout is 10 seconds. The request timeout is 30 seconds."}
+    found = ["the source gives connect timeout 10; 30 is its request timeout"]
+    assert sibling_figures("Yes [1].\n\nIs the connect timeout 30 s?", [page]) == found
+    assert sibling_figures("The connect timeout is thirty seconds [1].", [page]) == found
+    table = {"n": 1, "content": "| `connect_timeout` | 10 s |\n| `request_timeout` | 30 s |"}
+    assert sibling_figures("`connect_timeout` is 30 s [1].", [table]) == found
+
+
+def test_a_terms_own_figure_or_a_figure_no_sibling_holds_is_not_flagged() -> None:
+    from docsassistant.agent.siblings import sibling_figures
+
+    page = {
+        "n": 1,
+        "content": "The connect timeout is 10 seconds; it may be raised to 60 seconds. "
+        "The request timeout is 30 seconds. Psycopg 3 is supported.",
+    }
+    for text in (
+        "The connect timeout is 10 seconds [1].",
+        "The connect timeout can be raised to 60 seconds [1].",  # its own second figure
+        "The connect timeout is 10 seconds and the request timeout 30 seconds [1].",
+        "The retry timeout is 30 seconds [1].",  # the page gives the retry timeout no figure
+    ):
+        assert sibling_figures(text, [page]) == [], text
+    other_page = [page, {"n": 2, "content": "A connect timeout of 30 seconds suits slow links."}]
+    assert sibling_figures("The connect timeout is 30 seconds [1][2].", other_page) == []

@@ -32,7 +32,7 @@ from docsassistant.agent.reversals import (
 )
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
-from docsassistant.agent.siblings import sibling_names, sibling_terms
+from docsassistant.agent.siblings import sibling_figures, sibling_names, sibling_terms
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import mismatched_units, reversed_bounds
 from docsassistant.agent.word_support import (
@@ -127,6 +127,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         weak += [s for s in rival_statements(answer, seen) if s not in weak]
         # The connect timeout asked, the request timeout of the same page answered (s08).
         off_question = sibling_terms(answer, working, seen)
+        # "Yes" to "Is the connect timeout 30 s?", 30 s being the page's request timeout (s60).
+        off_question += [s for s in sibling_figures(checked, cited_sources) if s not in off_question]
     # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
     off_question += [s for s in sibling_names(answer, working) if s not in off_question]
     unchecked = unchecked_sentences(answer, claims or [])
