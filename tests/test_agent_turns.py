@@ -565,9 +565,23 @@ def test_step_limit_closes_the_turn(
     assert len(load_turns(events[-1]["thread_id"])) == 1
 
 
+def test_one_model_error_mid_turn_is_retried_once(corpus: Path, routed: RoutedFake) -> None:
+    """Ollama answers HTTP 500 "llama runner process has terminated" when its model runner
+    crashes (ollama/ollama#8770), at times at random, and the next request works
+    (ollama/ollama#8689: "After retrying a couple of times it works"): one such error on
+    the grader's call no longer ends the turn; the retry is in the trace."""
+    routed.search("HTTP client retries failed requests")
+    routed.queues["grade"].append(("error", (500, "llama runner process has terminated")))
+    record = run_turn("How does the HTTP client retry failed requests?")
+    assert not record["stop_reason"] and "three times" in record["answer"], record["answer"]
+    retried = [e for e in of_type(record, "decision") if e.get("kind") == "model_call_retried"]
+    assert len(retried) == 1 and retried[0]["status"] == 500
+    assert routed.kinds().count("grade") == 2
+
+
 def test_model_error_mid_turn_ends_the_turn_cleanly(corpus: Path, routed: RoutedFake) -> None:
     routed.search("retry policy")
-    routed.queues["grade"].append(("error", (500, "model runner crashed")))
+    routed.queues["grade"].extend([("error", (500, "model runner crashed"))] * 2)  # the retry too
     record = run_turn("How do retries work?")
     assert "model runner crashed" in record["stop_reason"]
     assert record["answer"].startswith("I had to stop before answering")
@@ -580,7 +594,7 @@ def test_model_error_mid_turn_ends_the_turn_cleanly(corpus: Path, routed: Routed
 
 def test_answer_whose_verification_failed_is_flagged_unverified(corpus: Path, routed: RoutedFake) -> None:
     routed.search("HTTP client retries failed requests")
-    routed.queues["verify"].append(("error", (500, "model runner crashed")))
+    routed.queues["verify"].extend([("error", (500, "model runner crashed"))] * 2)  # the retry too
     record = run_turn("How does the HTTP client retry failed requests?")
     assert "three times" in record["answer"] and record["citations"]
     assert flag_kinds(record) == ["not_verified"]

@@ -171,7 +171,7 @@ def test_the_verifiers_stream_breaking_off_keeps_the_answer_unverified(
 
 def test_ollama_http_error_ends_the_turn_recorded(corpus: Path, hooked: HookedFake) -> None:
     question, phrase = QUESTIONS["auth.md"]
-    hooked.replies[1] = ("error", (502, "bad gateway"))
+    hooked.replies[1] = hooked.replies[2] = ("error", (502, "bad gateway"))  # and its one retry
     record = run_turn(question)
     assert record.stop_reason and record.answer.startswith("I had to stop before answering")
     # Recorded as failed, like a dropped connection, and the reason says what to do.
@@ -199,7 +199,8 @@ def test_ollama_answering_model_not_found_says_which_model_to_pull(corpus: Path,
     assert "HTTP 404" in reason and "ask again: your question is kept" in reason
     assert "is running" not in reason  # no advice to start what already answered
 
-    hooked.replies[len(hooked.requests) + 1] = ("error", (500, "llama runner process has terminated"))
+    crash = ("error", (500, "llama runner process has terminated"))
+    hooked.replies[len(hooked.requests) + 1] = hooked.replies[len(hooked.requests) + 2] = crash  # + retry
     crashed = run_turn(question, record.thread_id)
     reason = crashed.stop_reason or ""
     assert crashed.status == "failed" and "HTTP 500" in reason
@@ -215,7 +216,7 @@ def test_a_stopped_turns_error_text_stays_out_of_later_prompts(corpus: Path, hoo
     user; the model's later prompts say only that the turn had no answer, so it neither
     repeats the error nor reads it as something it said (independent QA, round 4, row 27)."""
     question, phrase = QUESTIONS["auth.md"]
-    hooked.replies[1] = ("error", (502, "bad gateway"))
+    hooked.replies[1] = hooked.replies[2] = ("error", (502, "bad gateway"))  # and its one retry
     failed = run_turn(question)
     assert failed.status == "failed"
     before = len(hooked.requests)

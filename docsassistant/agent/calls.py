@@ -21,7 +21,7 @@ from langchain_core.runnables.config import ensure_config, merge_configs
 from pydantic import BaseModel, ValidationError
 
 from docsassistant.agent.budget import message_tokens
-from docsassistant.agent.events import flag
+from docsassistant.agent.events import event, flag
 from docsassistant.agent.llm import ModelUnavailable, call_timeout
 
 # Set by the node wrapper (nodes/common.py `traced`) for the node's run: the turn's
@@ -191,6 +191,35 @@ def _model_errors(model: str) -> Iterator[None]:
         raise
 
 
+# Statuses of a model runner that crashed or is reloading (Ollama's "llama runner process
+# has terminated" is a 500; a proxy in front of it answers 502-504): the next request
+# usually succeeds, as Ollama starts a new runner for it. A 4xx will not change.
+RETRIED_STATUSES = frozenset({500, 502, 503, 504})
+RETRY_PAUSE_S = 0.5
+
+
+def _with_one_retry(llm: Any, call: Callable[[dict[str, Any]], Any]) -> Any:
+    """`call(config)` under the turn's time limit, once more after a transient HTTP error
+    when time is left. Only an error status is retried: it arrives before any token, so
+    nothing was streamed to the reader twice; a reply that broke off mid-stream is not."""
+    model = _model_name(llm)
+    try:
+        with _model_errors(model), _time_limit() as config:
+            return call(config)
+    except ModelCallFailed as exc:
+        status = getattr(exc.__cause__, "status_code", None)
+        deadline = turn_deadline.get()
+        if status not in RETRIED_STATUSES or (
+            deadline is not None and deadline - time.monotonic() < 4 * RETRY_PAUSE_S
+        ):
+            raise
+        if (sink := call_flags.get()) is not None:
+            sink.append(event("decision", kind="model_call_retried", status=status, reason=str(exc)))
+        time.sleep(RETRY_PAUSE_S)
+    with _model_errors(model), _time_limit() as config:
+        return call(config)
+
+
 # Tool-bound and structured-output wrappers, built once per model (rebuilding them
 # converts the tools / schema to JSON on every call).
 _wrappers: dict[tuple[int, object], tuple[Any, Any]] = {}
@@ -215,8 +244,7 @@ def with_tools(llm: BaseChatModel, tools: list[Any]) -> Any:
 
 def invoke(llm: BaseChatModel | Any, messages: list[BaseMessage]) -> AIMessage:
     """Invoke a chat model (or a tool-bound one); streaming callbacks still fire."""
-    with _model_errors(_model_name(llm)), _time_limit() as config:
-        reply = llm.invoke(messages, config=config)
+    reply = _with_one_retry(llm, lambda config: llm.invoke(messages, config=config))
     check_prompt_read(messages, reply, _num_ctx(llm))
     if isinstance(reply.content, str) and "think>" in reply.content:
         reply = reply.model_copy(update={"content": without_thinking(reply.content)})
@@ -237,7 +265,6 @@ def invoke_structured(
         ("structured", schema),
         lambda: llm.with_structured_output(schema, method="json_schema", include_raw=True),
     )
-    with _model_errors(_model_name(llm)), _time_limit() as config:
-        out = runnable.invoke(messages, config=config)
+    out = _with_one_retry(llm, lambda config: runnable.invoke(messages, config=config))
     check_prompt_read(messages, out.get("raw"), _num_ctx(llm))
     return out.get("parsed"), out.get("raw")

@@ -188,6 +188,7 @@ def decision_line(evt: TraceEvent | dict[str, Any]) -> str | None:
 _NOTED = {
     "declined": (":material/block:", "declined"),
     "word_checks_skipped": (":material/translate:", "word checks skipped"),
+    "model_call_retried": (":material/replay:", "model call retried"),
 }
 
 
