@@ -404,6 +404,28 @@ def test_follow_up_echoed_back_by_the_rewrite_searches_the_earlier_subject(
     assert "thirty seconds" in second["answer"]
 
 
+def test_a_follow_up_that_fails_before_its_rewrite_keeps_no_earlier_standalone_question(
+    corpus: Path, model: ShapeFake
+) -> None:
+    """QA round 11 (s71): the follow-up's standalone-question call failed (Ollama's HTTP 500
+    from a crashed runner, twice: ollama/ollama#8770), and the failed turn's record carried
+    the first turn's standalone question, as if it had been asked again. The next follow-up
+    still points back to the first turn's subject."""
+    first = run_turn("What does CLIENT_TIMEOUT configure?")
+    crash = ("error", (500, "llama runner process has terminated"))
+    model.queues["standalone"].extend([crash, crash])  # the call and its one retry
+    failed = run_turn("And what is its default?", first["thread_id"])
+    assert failed["status"] == "failed" and failed["standalone_question"] is None, failed[
+        "standalone_question"
+    ]
+    model.script("standalone", json.dumps({"standalone_question": "and what is its default?"}))
+    third = run_turn("And what is its default?", first["thread_id"])
+    assert third["standalone_question"] == (
+        "And what is its default? (follow-up to: What does CLIENT_TIMEOUT configure?)"
+    )
+    assert "CLIENT_TIMEOUT" in tool_calls(third)[0][1]["query"]
+
+
 @pytest.mark.parametrize(
     "rewrite",
     [

@@ -68,6 +68,8 @@ def turn_input(question: str, component: str | None) -> dict[str, Any]:
         "verification": {},
         "stop_reason": None,
         "failed": False,
+        # Cleared, so a turn that fails before its own is never recorded with the last one's.
+        "standalone_question": None,
         "started_at": time.time(),
     }
 

@@ -74,7 +74,8 @@ class AgentState(TypedDict, total=False):
     prompt_tokens: Annotated[int, sum_or_reset]
     started_at: float
     # Added by agent-tools (follow-ups, the tool executor, unchecked replies).
-    standalone_question: str  # the question made self-contained; set when a turn starts
+    standalone_question: str | None  # the question made self-contained; set by decide's first round
+    earlier_standalone: str | None  # the last finished turn's, for a follow-up to point back to
     search_log: Annotated[list[tuple[str, str]], reset_or_add]  # (component, query) searched
     round_searched: bool  # the last tool round ran a search (its results go to grading)
     idle_rounds: int  # tool rounds in a row in which no call could run

@@ -36,7 +36,7 @@ def decide(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     update: dict[str, Any] = {"trace": []}
     if first_round:
         update = {"idle_rounds": 0, "direct_reply": "", "search_log": None, "trace": []}
-        earlier = state.get("standalone_question")  # still the previous turn's here
+        earlier = state.get("earlier_standalone")
         update.update(standalone_question(state.get("messages", []), state["question"], ctx, earlier))
     question = update.get("standalone_question") or state.get("standalone_question") or state["question"]
     trace: list[dict[str, Any]] = update.pop("trace")

@@ -66,6 +66,9 @@ def finalize(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
     # verification must not look checked.
     message = stopped_answer(answer) if failed else AIMessage(answer)
     update: dict[str, Any] = {"answer": answer, "messages": [message], "failed": failed}
+    # The next turn's follow-up points back to this turn's subject, or, if this one failed
+    # before it had a standalone question, to the last turn's.
+    update["earlier_standalone"] = state.get("standalone_question") or state.get("earlier_standalone")
     if state.get("stop_reason") and state.get("sources") and not state.get("verification"):
         trace.append(flag("not_verified", f"The answer was not verified: {state['stop_reason']}."))
         update["verification"] = {"status": "unverified", "claims": []}
