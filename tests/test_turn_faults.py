@@ -227,7 +227,8 @@ def test_a_stopped_turns_error_text_stays_out_of_later_prompts(corpus: Path, hoo
         (n, m.get("role"), (m.get("content") or "")[:300])
         for n, body in enumerate(hooked.requests[before:])
         for m in body.get("messages", [])
-        if "I had to stop before answering" in (m.get("content") or "") or "502" in (m.get("content") or "")
+        # "HTTP 502", not a bare 502: the evidence block's random delimiter may hold one.
+        if any(leak in (m.get("content") or "") for leak in ("I had to stop before answering", "HTTP 502"))
     ]
     assert not leaks, leaks
     assert STOPPED_TURN in later
