@@ -11,12 +11,14 @@ is held to its own paragraph: found, it is caught. For `agent/negated_verbs.py`,
 whose `not`/`cannot`/`never` applies to a verb of a synonym group is put in other words
 ("cannot be changed" → "can be modify"; grammar aside, the check reads words) and held to
 its paragraph, whole and cut three words after the verb. Files alternate between the dev and the
-test split by their sorted index. No database or embedder is needed.
+test split by their sorted index. The docs-QA gold answers (eval/docs_qa.jsonl) are held
+to their whole source files too. No database or embedder is needed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,10 +114,28 @@ def measure(
     return sentences, misreads, flips, caught, verb_misreads, reworded, verb_caught, short_caught
 
 
+def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
+    """(answers held, answers flagged): the docs-QA gold answers with sources, each held to
+    its whole source files by both checks (a real turn cites chunks of them, so fewer
+    sentences can be taken for the opposite)."""
+    held, flagged = 0, []
+    for row in map(json.loads, qa.read_text().splitlines()):
+        if not row["sources"]:
+            continue
+        held += 1
+        pages = [(corpus / p).read_text(errors="ignore") for p in row["sources"]]
+        found = reversals.reversed_statements(row["answer"], pages, row["question"])
+        found += negated_verbs.denied_verbs_asserted(row["answer"], pages, row["question"])
+        if found:
+            flagged.append(f"{row['id']}: {found[0][:160]}")
+    return held, flagged
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--split", choices=["dev", "test", "both"], default="both")
+    parser.add_argument("--qa", type=Path, default=Path(__file__).with_name("docs_qa.jsonl"))
     parser.add_argument("--list", action="store_true", help="print every misread")
     args = parser.parse_args()
     if not args.corpus.is_dir():
@@ -132,6 +152,10 @@ def main() -> None:
         if args.list:
             for path, sentence in misreads + verb_misreads:
                 print(f"  {path.relative_to(args.corpus)}: {sentence}")
+    held, flagged = gold(args.corpus, args.qa)
+    print(f"gold answers held to their source files: {len(flagged)} of {held} flagged")
+    if args.list:
+        print("\n".join(f"  {f}" for f in flagged))
 
 
 if __name__ == "__main__":

@@ -874,6 +874,10 @@ def test_a_yes_citing_the_page_of_another_product_is_not_grounded(
 
 
 FAITHFUL_PAGES = {
+    "segments.md": "# Segments\n\nIf a segment has not been indexed, Acme DB falls back to a brute-force "
+    "scan of the raw data. Insert data in batches that do not exceed 256 MB before indexing.\n",
+    "builds.md": "# Building\n\nBuilding on Intel Macs is not supported yet. Use the pre-built Docker "
+    "images instead.\n",
     "gateway.md": "# Acme Gateway\n\nAcme Gateway supports HTTP/1.1 and HTTP/2. HTTP/3 is not supported.\n",
     "cache.md": "# Acme Cache\n\nAcme Cache keeps entries in memory only. It does not persist entries "
     "to disk.\n",
@@ -896,6 +900,24 @@ FAITHFUL_PAGES = {
             "cache.md",
             "No, Acme Cache keeps entries in memory only and does not save them to disk [{n}].",
         ),
+        (  # the page's negation governs its condition, not the statement (docs-QA qa-single-10)
+            "What does Acme DB do with a segment that has no index?",
+            "segment brute-force scan raw data",
+            "segments.md",
+            "Acme DB falls back to a brute-force scan of the raw data [{n}].",
+        ),
+        (  # "do not exceed 256 MB" said as "at most 256 MB" (docs-QA qa-single-07)
+            "How large should insert batches be?",
+            "insert batches 256 MB",
+            "segments.md",
+            "Insert data in batches of at most 256 MB before indexing [{n}].",
+        ),
+        (  # the answer's negation is about its other half (docs-QA qa-single-19)
+            "Can I build it on an Intel Mac?",
+            "building Intel Macs Docker images",
+            "builds.md",
+            "No, building on Intel Macs is not supported yet; use the pre-built Docker images [{n}].",
+        ),
         (  # s49: "X, not Y" said as "X rather than Y"
             "Are rate limits applied per IP address?",
             "rate limits per IP address",
@@ -910,7 +932,8 @@ def test_a_faithful_answer_in_other_words_is_not_taken_for_the_opposite(
     """QA round 11 (s04, s49, s50): correct answers that said their page in other words
     (two sentences joined into one, "rather than" for ", not") were flagged "says the
     opposite of a source", the closest source sentence being the other half of the
-    answer. Small models paraphrase their evidence rather than quote it; a flag on a
+    answer. So were correct answers whose page's negation governs another part of the
+    sentence (12 of the 82 docs-QA gold answers held to their source files). Small models paraphrase their evidence rather than quote it; a flag on a
     right answer teaches the reader to ignore flags."""
     _index_pages(tmp_path, "products", FAITHFUL_PAGES)
     n = _evidence_number(query, "products", f"products/{page}")
@@ -925,6 +948,8 @@ DENYING_PAGES = {
     "Pick the region closest to your users.\n",
     "proxy.md": "# Acme Proxy\n\nAcme Proxy does not support WebSocket connections. It forwards "
     "plain HTTP requests only.\n",
+    "changes.md": "# Changes in 4.2\n\nThe legacy_mode option was removed in version 4.2. Use "
+    "strict_mode instead.\n",
 }
 
 
@@ -937,6 +962,12 @@ DENYING_PAGES = {
             "clusters.md",
             "Yes, you can modify the cluster region later [{n}].",
         ),
+        (  # s69: "removed in 4.2" answered "still available in 4.2"
+            "Can I still use legacy_mode in 4.2?",
+            "legacy_mode option version 4.2",
+            "changes.md",
+            "Yes, the legacy_mode option is still available in version 4.2 [{n}].",
+        ),
         (  # s10: "does not support" answered "handles"
             "Does Acme Proxy work for browsers?",
             "Acme Proxy WebSocket",
@@ -948,8 +979,9 @@ DENYING_PAGES = {
 def test_the_opposite_of_a_source_in_other_words_is_not_grounded(
     clean_db: None, model: ShapeFake, tmp_path: Path, question: str, query: str, page: str, answer: str
 ) -> None:
-    """QA round 11 (s02, s10): the page says a thing cannot or does not happen and the
-    answer says it can, with a synonym of the page's verb, and the verifier passes it (open
+    """QA round 11 (s02, s10, s69): the page says a thing cannot or does not happen (or
+    was removed) and the answer says it can (or is still available), with a synonym of the
+    page's verb or the other word of an opposite pair, and the verifier passes it (open
     judges' faithfulness verdicts that do not follow the context, ragas#1689). Too few
     words are shared for the one-flip comparison, so it was grounded."""
     _index_pages(tmp_path, "products", DENYING_PAGES)

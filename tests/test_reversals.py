@@ -158,3 +158,50 @@ def test_a_source_said_in_other_words_is_not_its_opposite(answer: str, question:
 )
 def test_the_same_sentences_flipped_are_still_found(answer: str, question: str) -> None:
     assert reversed_statements(answer, PARAPHRASED, question) != []
+
+
+@pytest.mark.parametrize(
+    ("answer", "page"),
+    [
+        (  # the page's negation governs its condition (docs-QA qa-single-10)
+            "Milvus brute-forces the raw data [1].",
+            "If a segment has not been indexed, Milvus resorts to brute-force search on the raw data.",
+        ),
+        (  # the answer's negation governs its other half (qa-single-19)
+            "Building on macOS x86 is not supported (an open issue); use the pre-built Docker containers [1].",
+            "Use our pre-built Docker containers.",
+        ),
+        (  # a bound said two ways (qa-single-07, -42)
+            "Insert in batches of at most 256 MB each before indexing each segment [1].",
+            "We recommend inserting data in batches, each of which should not exceed 256 MB, before indexing each segment.",
+        ),
+        (  # SQL's IF NOT EXISTS (qa-single-20)
+            "CREATE EXTENSION IF NOT EXISTS vectorscale CASCADE installs the vectorscale extension [1].",
+            "Create the vectorscale extension with CASCADE to install the extension.",
+        ),
+        (  # a heading states nothing (qa-single-52)
+            "Prompt and completion data is not exported by default [1].",
+            "=== Prompt and Completion Data\n\nExporting it is off unless you enable it.",
+        ),
+    ],
+)
+def test_a_negation_outside_what_two_sentences_share_is_no_reversal(answer: str, page: str) -> None:
+    """12 of the 82 docs-QA gold answers held to their source files were taken for the
+    opposite of a sentence whose negation (or the answer's) sits in a part the other does not say."""
+    assert reversed_statements(answer, [page]) == []
+
+
+def test_a_yes_or_no_is_still_held_to_a_negation_worded_with_another_verb() -> None:
+    """The negation's part of the sentence, not only its next words, is its scope: "not
+    supported yet" bears on "Can I build it on an Intel Mac?"."""
+    page = ["Building on Intel Macs is not supported yet. Use the pre-built Docker images instead."]
+    question = "Can I build it on an Intel Mac?"
+    assert reversed_statements("Yes [1].", page, question) == [question]
+    assert reversed_statements("No, use the pre-built Docker images [1].", page, question) == []
+
+
+def test_removed_and_available_are_opposites() -> None:
+    """QA round 11 (s69): "removed in 4.2" answered "still available in 4.2"."""
+    page = ["The legacy_mode option was removed in version 4.2. Use strict_mode instead."]
+    answer = "The legacy_mode option is still available in version 4.2 [1]."
+    assert reversed_statements(answer, page) == [answer]

@@ -28,7 +28,7 @@ _PAIRS = (
     "persistent/ephemeral deprecated/recommended on/off allow/deny allows/denies "
     "accept/reject accepts/rejects accepted/rejected include/exclude includes/excludes "
     "valid/invalid success/failure succeeds/fails visible/hidden upper/lower "
-    "stateful/stateless uppercase/lowercase"
+    "stateful/stateless uppercase/lowercase removed/available added/removed"
 )
 # The pairs from on/off on: on the corpus's raw pages (each sentence of four words or more
 # against the other paragraphs of its page) misreads went from 371 to 376 of 28,612, and one
@@ -61,8 +61,9 @@ _DENIES = re.compile(r"^\W*(no|nope|not quite|that'?s (not|incorrect|wrong)|inco
 _YES_NO_QUESTION = re.compile(
     r"^\W*(is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|must)\b", re.I
 )
-# Content stems, the negation count and, per opposite pair, which side (1 or 2) is used.
-Profile = tuple[frozenset[str], int, dict[int, int]]
+# Content stems, each negation's scope (the stems of its part of the sentence), per opposite
+# pair which side (1 or 2) is used, and every stem of the text.
+Profile = tuple[frozenset[str], tuple[frozenset[str], ...], dict[int, int], frozenset[str]]
 MIN_SHARED = 3  # content words two sentences must share to be about the same thing
 MIN_SHARE = 0.7  # ... and the share of the shorter one's content words they cover
 
@@ -72,6 +73,15 @@ MIN_SHARE = 0.7  # ... and the share of the shorter one's content words they cov
 # opens a sentence ("Instead of X, Y"), where it negates X, not the sentence (read as a
 # negation, it raised dev misreads of eval/reversal_checks.py from 79 to 96).
 _CONTRAST = re.compile(r"\brather than\b")
+# "should not exceed 256 MB", "without exceeding the limit": a bound, stated as "at most"
+# as often (docs-QA gold answers qa-single-07 and -42 were taken for reversals).
+# SQL's "IF NOT EXISTS" negates nothing a page says (docs-QA qa-single-20).
+_NEGATED_BOUND = re.compile(r"\b(?:not|never|without)\s+(?:exceed\w*|more than|go(?:ing)? over)\b")
+_SQL_GUARD = re.compile(r"\bif not exists\b")
+# A negation governs the words between the punctuation marks around it: "If a segment has
+# not been indexed, Milvus resorts to brute force" does not negate "Milvus brute-forces the
+# raw data".
+_SCOPE_END = re.compile(r"[,;:()\[\]—–]")
 
 
 def tokens(text: str, word: re.Pattern[str] = _WORD) -> list[str]:
@@ -102,11 +112,17 @@ def content_stems(text: str) -> set[str]:
 
 
 def _profile(text: str) -> Profile:
-    """Content stems, the negation count and, per opposite pair, which side (1 or 2) is used."""
-    words = tokens(_CONTRAST.sub(" not ", text.lower()), _VERSIONED_WORD)
+    """Content stems, negation scopes, opposite pairs' sides and all stems (see `Profile`)."""
+    text = _CONTRAST.sub(" not ", _NEGATED_BOUND.sub(" at most ", _SQL_GUARD.sub(" if ", text.lower())))
+    words = tokens(text, _VERSIONED_WORD)
     present = set(words)
     content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
-    negations = sum(w in _NEGATIONS for w in words)
+    scopes = tuple(
+        frozenset(stem(w) for w in part if w not in _FILLER and w not in _NEGATIONS)
+        for part in (tokens(p, _VERSIONED_WORD) for p in _SCOPE_END.split(text))
+        for word in part
+        if word in _NEGATIONS
+    )
     sides: dict[int, int] = {}
     for i, (first, second) in enumerate(_OPPOSITES):
         has = (first in present, second in present)
@@ -116,11 +132,21 @@ def _profile(text: str) -> Profile:
             sides[i] = 2
         elif has == (True, True):
             sides[i] = 0  # both: unclear
-    return content, negations, sides
+    return content, scopes, sides, frozenset(stem(w) for w in words if w not in _FILLER)
 
 
-def _flips(a: Profile, b: Profile) -> int:
-    flips = (a[1] - b[1]) % 2
+def _negations(a: Profile, b: Profile, scoped: bool) -> int:
+    """`a`'s negations; when `scoped`, only those bearing on what `b` says: one whose scope
+    holds a word of `b` (or that governs nothing). "building on macOS is not supported; use
+    the pre-built containers" does not negate "Use our pre-built Docker containers"."""
+    return sum(1 for scope in a[1] if not scoped or not scope or scope & b[3])
+
+
+def _flips(a: Profile, b: Profile, scoped: bool = True) -> int:
+    """Polarity differences between `a` and `b`. Unscoped, every negation counts: a sentence
+    restates a shorter one only with the same polarity ("Acme Gateway does not support
+    HTTP/2" is not the heading "Acme Gateway" said again)."""
+    flips = (_negations(a, b, scoped) - _negations(b, a, scoped)) % 2
     for pair, side in a[2].items():
         other = b[2].get(pair)
         if side and other and side != other:
@@ -177,7 +203,7 @@ def _restates(mine: Profile, source: Profile) -> bool:
         for pair, side in source[2].items()
     )
     holds = source[0] <= mine[0] and pairs
-    return _size(source) >= 2 and holds and not _flips(mine, source) % 2
+    return _size(source) >= 2 and holds and not _flips(mine, source, scoped=False) % 2
 
 
 # Clauses an answer joins that its source may state apart, each compared alone: "Support
@@ -209,6 +235,11 @@ def is_yes_no(question: str) -> bool:
     )
 
 
+# A heading states nothing, so it contradicts nothing: "=== Prompt and Completion Data" is
+# not the opposite of "Prompt and completion data is not exported by default".
+_HEADING = re.compile(r"^\s*(?:#{1,6}|={1,6})\s")
+
+
 def reversed_statements(answer: str, sources: list[str], question: str = "") -> list[str]:
     """Statements of the answer that a cited source says the opposite of.
 
@@ -216,20 +247,23 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
     contents of the sources it cites). An answer opening with yes or no to a yes/no
     `question` also states the question itself, as asked or negated: "Is it enabled by
     default?" answered "Yes [1]." claims it is enabled."""
-    profiles = [_profile(s) for text in sources for s in sentences(text)]
+    profiles: list[Profile] = []
+    headings: list[Profile] = []  # they may still restate a statement ("# Acme Gateway")
+    for s in (s for text in sources for s in sentences(text)):
+        (headings if _HEADING.match(s) else profiles).append(_profile(s))
     out: list[str] = []
     for sentence in sentences(answer):
         statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
         clauses = _CLAUSE.split(statement)
         # Once one clause is a source's sentence, the others are judged alone, not with it.
-        restated = any(_restates(_profile(c), s) for c in clauses for s in profiles)
+        restated = any(_restates(_profile(c), s) for c in clauses for s in profiles + headings)
         judged = clauses if restated else dict.fromkeys([statement, *clauses])
-        if any(_reversed(part, profiles) for part in judged) and sentence not in out:
+        if any(_reversed(part, profiles, headings) for part in judged) and sentence not in out:
             out.append(sentence)
     if question and is_yes_no(question):
         asked = question.strip().rstrip("?")
-        if (affirms(answer) and _reversed(asked, profiles)) or (
-            _DENIES.match(answer) and _reversed(f"not {asked}", profiles)
+        if (affirms(answer) and _reversed(asked, profiles, headings)) or (
+            _DENIES.match(answer) and _reversed(f"not {asked}", profiles, headings)
         ):
             out.append(question.strip())
     return out
