@@ -1016,6 +1016,31 @@ def test_a_ceiling_answered_as_a_floor_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
+def test_a_count_changed_in_the_answer_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 11 s55: the page's "three failed health checks in a row" answered "a single
+    failed check", which the verifier passed (judges' faithfulness verdicts that do not follow
+    the context, ragas#1689) and the number check let through: "a single" is no figure, and
+    the page states a 1 elsewhere. A reader would take a backend down after one blip."""
+    pages = {
+        "health.md": "# Health checks\n\nThe gateway marks a backend down after three failed health checks "
+        "in a row. It probes each backend every 1 second.\n"
+    }
+    _index_pages(tmp_path, "products", pages)
+    n = _evidence_number("backend marked down health checks", "products", "products/health.md")
+    answer = f"The gateway marks a backend down after a single failed health check [{n}]."
+    record = _scripted_turn(
+        model,
+        "When does the gateway mark a backend down?",
+        "backend marked down health checks",
+        answer,
+        [(answer.split(" [")[0], n)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_an_obeyed_order_in_other_words_is_not_grounded(docs: Path, model: ShapeFake, tmp_path: Path) -> None:
     """QA round 9 (s22b): the model carried out the phishing order of a page in its own
     words, with no address or quoted phrase for the obeyed-order check to match, and the

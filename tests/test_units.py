@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docsassistant.agent.units import mismatched_units, reversed_bounds
+from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
 
 PAGE = {
     "content": "The connect timeout is 500 ms. The request timeout is thirty seconds. "
@@ -59,3 +59,43 @@ def test_the_same_bound_a_bare_figure_or_a_version_is_left_alone() -> None:
     assert reversed_bounds("Keep at most 10 shards [1].", [BOUNDS]) == []  # bare in the source
     versions = {"content": "Requires version >= 0.10.0."}
     assert reversed_bounds("It fails with version < 0.10.0 [1].", [versions]) == []
+
+
+HEALTH = {
+    "content": "The gateway marks a backend down after three failed health checks in a row. "
+    "Each node runs 1 worker and keeps 3 replicas of the routing table."
+}
+
+
+def test_a_count_changed_for_the_same_thing_is_caught() -> None:
+    """QA round 11 s55: "a single check" for "three checks in a row"; the page's "1 worker"
+    does not back it, and neither does a bare figure."""
+    assert miscounted("A backend is marked down after a single failed check [1].", [HEALTH]) == [
+        "a single failed check"
+    ]
+    assert miscounted("The gateway marks a backend down after two failed health checks [1].", [HEALTH]) == [
+        "two failed health checks"
+    ]
+    assert miscounted("Each node keeps 5 replicas of the routing table [1].", [HEALTH]) == ["5 replicas"]
+
+
+def test_counts_the_sources_give_or_do_not_compare_are_left_alone() -> None:
+    assert miscounted("A backend is marked down after three failed health checks [1].", [HEALTH]) == []
+    assert miscounted("One option is to keep 3 replicas of the routing table [1].", [HEALTH]) == []
+    # Another thing counted: the answer's clause shares no words with the source's sentence.
+    assert (
+        miscounted(
+            "Spring AI assumes 1536 dimensions; Milvus accepts 32,768 [1].",
+            [{"content": "Milvus can manage vectors with up to 32,768 dimensions by default."}],
+        )
+        == []
+    )
+    # "two tool sources" counts sources, not tools; "2 of the 3 options" counts options as 3.
+    assert (
+        miscounted(
+            "A conflict between two tool sources is reported [1].",
+            [{"content": "A conflict between three tools in one source is reported."}],
+        )
+        == []
+    )
+    assert miscounted("A backend is marked down after a failed check [1].", [HEALTH]) == []

@@ -201,13 +201,18 @@ def _numbers(text: str) -> set[str]:
 _BARE_FIGURE = re.compile(r"`\s*(\d+(?:[.,]\d+)*)\s*([A-Za-z%]{0,4})\s*`")
 # "sixty seconds": a number word before a unit or a counted thing. Only then: "two ways to
 # do it" is rarely a figure the source states ("one" and "zero" never are checked).
-_UNITS = (
-    "seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|milliseconds?|times|retries|attempts|"
-    "connections?|requests?|percent|[kmgt]b|bytes?|characters?|tokens?|dimensions?|threads?|workers?|"
+# Things a figure counts (also read by units.miscounted: a counted thing keeps its count).
+COUNTED_THINGS = (
+    "times|retries|attempts|"
+    "connections?|requests?|characters?|tokens?|dimensions?|threads?|workers?|"
     "replicas?|nodes?|shards?|partitions?|chunks?|documents?|files?|results?|rows?|columns?|lists?|bits?|"
     # counted things a page enumerates ("all eight conditions", QA round 10 s33)
     "conditions?|steps?|stages?|phases?|levels?|rules?|checks?|options?|parameters?|arguments?|fields?|"
     "modes?|flags?|tools?|components?|databases?|collections?|tables?|indexes|versions?|releases?"
+)
+_UNITS = (
+    "seconds?|minutes?|hours?|days?|weeks?|months?|years?|ms|milliseconds?|percent|[kmgt]b|bytes?|"
+    + COUNTED_THINGS
 )
 _WORD_FIGURE = re.compile(
     r"\b(" + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand")) + r")"

@@ -34,7 +34,7 @@ from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.siblings import sibling_figures, sibling_names, sibling_terms
 from docsassistant.agent.state import AgentState
-from docsassistant.agent.units import mismatched_units, reversed_bounds
+from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
 from docsassistant.agent.word_support import (
     borrowed_subjects,
     misplaced_figures,
@@ -90,6 +90,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
     # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
     unbacked += [figure for figure in reversed_bounds(checked, cited_sources) if figure not in unbacked]
+    # "a single failed check" for the page's "three failed health checks in a row" (s55).
+    unbacked += [figure for figure in miscounted(checked, cited_sources) if figure not in unbacked]
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
         unbacked += unbacked_identifiers(question, cited_sources)
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is

@@ -1,0 +1,101 @@
+"""How often the count check of condition 5 (`agent/units.py`, `miscounted`) misfires on
+real pages and what it catches.
+
+Usage: .venv/bin/python eval/count_checks.py --corpus PATH [--list]
+
+- Misreads: each sentence of a corpus page that counts something ("3 replicas", "two
+  options") is held to the other paragraphs of its page. A page may count one thing
+  differently in two places and be right both times, so this is an upper bound on the
+  false alarms on a faithful answer that cites the other part of its page.
+- Caught: the same sentence with its first count changed (3 → 4 and 3 → "a single"; 1 → two)
+  is held to its own paragraph.
+- Gold: the docs-QA answers (eval/docs_qa.jsonl) held to their whole source files.
+Pages and splits as in `eval/reversal_checks.py`; no database or embedder is needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from reversal_checks import pages
+
+from docsassistant.agent import units
+from docsassistant.agent.reversals import sentences
+
+
+def _changed(sentence: str, match) -> list[str]:
+    """The sentence with the count of `match` changed both ways a model changes one: up by
+    one ("4 replicas" for 3) and, above one, to "a single" (QA round 11 s55); one becomes two."""
+    count = "1" if match.group("one") else units._key(match.group("n"))
+    start = match.start("one") if match.group("one") else match.start("n")
+    noun = match.group("noun")
+    if count == "1":
+        return [
+            sentence[:start] + "two" + match.group("between") + " " + noun + "s" + sentence[match.end() :]
+        ]
+    single = f"a single{match.group('between')} {units._singular(noun)}"
+    return [
+        sentence[:start] + str(int(count) + 1) + sentence[match.end("n") :],
+        sentence[:start] + single + sentence[match.end() :],
+    ]
+
+
+def measure(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
+    """(sentences that count something, misreads, changed counts made, caught)."""
+    counted, misreads, made, caught = 0, [], 0, 0
+    for path, paragraphs in pages(corpus, split):
+        for i, paragraph in enumerate(paragraphs):
+            others = "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])
+            for sentence in sentences(paragraph):
+                if not units._counts(sentence, plain_one=False):
+                    continue
+                counted += 1
+                if found := units.miscounted(sentence, [{"content": others}]):
+                    misreads.append(f"{path.name}: {found[0]!r} in {sentence.strip()[:160]}")
+                match = next(
+                    m for m in units._COUNTED.finditer(sentence) if units._counts(m.group(0), plain_one=False)
+                )
+                for changed in _changed(sentence, match):
+                    made += 1
+                    caught += bool(units.miscounted(changed, [{"content": paragraph}]))
+    return counted, misreads, made, caught
+
+
+def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
+    """(answers held, answers flagged) over the docs-QA set's answers with sources."""
+    held, flagged = 0, []
+    for row in map(json.loads, qa.read_text().splitlines()):
+        if not row["sources"]:
+            continue
+        held += 1
+        sources = [{"content": (corpus / p).read_text(errors="ignore")} for p in row["sources"]]
+        if found := units.miscounted(row["answer"], sources):
+            flagged.append(f"{row['id']}: {found[0]}")
+    return held, flagged
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--qa", type=Path, default=Path(__file__).with_name("docs_qa.jsonl"))
+    parser.add_argument("--list", action="store_true", help="print every misread")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        raise SystemExit(f"no corpus folder at {args.corpus}")
+    for split in ("dev", "test"):
+        counted, misreads, made, caught = measure(args.corpus, split)
+        print(
+            f"{split}: misreads {len(misreads)} of {counted} counting sentences; "
+            f"changed counts caught {caught} of {made}"
+        )
+        if args.list:
+            print("\n".join(f"  {m}" for m in misreads))
+    held, flagged = gold(args.corpus, args.qa)
+    print(f"gold answers: {len(flagged)} of {held} flagged")
+    print("\n".join(f"  {f}" for f in flagged))
+
+
+if __name__ == "__main__":
+    main()
