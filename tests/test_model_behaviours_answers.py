@@ -840,6 +840,33 @@ def test_a_follow_up_answered_for_another_product_is_not_grounded(
     assert any("Acme Proxy" in f["message"] for f in second["flags"]), second["flags"]
 
 
+def test_a_follow_up_answered_from_another_products_page_naming_neither_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 11 (s20, s45): as above, but the answer names no product ("It accepts at most
+    4,000 …"), so nothing in its words shows the swap; its only source is the proxy page.
+    Small models resolve "it" to the most recently retrieved entity rather than the one the
+    conversation is about (coreference errors in multi-turn RAG, langchain#16592)."""
+    _index_pages(tmp_path, "products", PRODUCT_PAGES)
+    first = run_turn("What is Acme Gateway?", component="products")
+    query = "concurrent connections per node"
+    proxy = _evidence_number(query, "products", "products/proxy.md")
+    model.script(
+        "standalone", json.dumps({"standalone_question": "How many connections does Acme Gateway accept?"})
+    )
+    second = _scripted_turn(
+        model,
+        "And how many connections does it accept?",
+        query,
+        f"It accepts at most 4,000 concurrent connections per node [{proxy}].",
+        [("It accepts at most 4,000 concurrent connections per node.", proxy)],
+        thread_id=first["thread_id"],
+        component="products",
+    )
+    assert "off_question" in flags(second) and "grounded" not in flags(second), flags(second)
+    assert any("Acme Proxy" in f["message"] for f in second["flags"]), second["flags"]
+
+
 PROTOCOL_PAGES = {
     "gateway.md": "# Acme Gateway\n\nAcme Gateway supports HTTP/3 and gRPC.\n",
     "proxy.md": "# Acme Proxy\n\nAcme Proxy does not support HTTP/3. It supports HTTP/1.1 and gRPC.\n",

@@ -93,3 +93,25 @@ def test_a_terms_own_figure_or_a_figure_no_sibling_holds_is_not_flagged() -> Non
         assert sibling_figures(text, [page]) == [], text
     other_page = [page, {"n": 2, "content": "A connect timeout of 30 seconds suits slow links."}]
     assert sibling_figures("The connect timeout is 30 seconds [1][2].", other_page) == []
+
+
+GATEWAY = {"title": "Acme Gateway", "content": "Acme Gateway accepts at most 10,000 connections per node."}
+PROXY = {"title": "Acme Proxy", "content": "Acme Proxy accepts at most 4,000 connections per node."}
+
+
+def test_an_answer_naming_nothing_from_a_siblings_page_is_off_question() -> None:
+    """QA round 11 s20/s45: "It accepts 4,000 …" about the gateway, its only source the proxy page."""
+    from docsassistant.agent.siblings import sibling_sources
+
+    asked = "How many connections does Acme Gateway accept?"
+    assert sibling_sources("It accepts at most 4,000 connections [1].", asked, [PROXY]) == [
+        "asked about Acme Gateway, answered from a source about Acme Proxy"
+    ]
+    # A follow-up's own name comes first; the asked product's page among the sources clears it.
+    follow_up = "And the proxy? (follow-up to: How many connections does Acme Gateway accept?)"
+    assert sibling_sources("It accepts 4,000 [1].", "What about Acme Proxy?", [PROXY]) == []
+    assert sibling_sources("It accepts 4,000 [1].", follow_up, [PROXY]) == []
+    assert sibling_sources("It accepts 4,000 [1].", "And its limit? (follow-up to: " + asked + ")", [PROXY])
+    assert sibling_sources("It accepts 10,000 [1][2].", asked, [GATEWAY, PROXY]) == []
+    assert sibling_sources("The gateway accepts 4,000 [1].", asked, [PROXY]) == []  # says which: other checks
+    assert sibling_sources("It accepts 4,000 [1].", asked, [{"content": "Accepts 4,000 connections."}]) == []

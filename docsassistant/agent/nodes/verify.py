@@ -32,7 +32,7 @@ from docsassistant.agent.reversals import (
 )
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
-from docsassistant.agent.siblings import sibling_figures, sibling_names, sibling_terms
+from docsassistant.agent.siblings import sibling_figures, sibling_names, sibling_sources, sibling_terms
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
 from docsassistant.agent.word_support import (
@@ -133,6 +133,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         off_question += [s for s in sibling_figures(checked, cited_sources) if s not in off_question]
     # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
     off_question += [s for s in sibling_names(answer, working) if s not in off_question]
+    # ... or "It accepts 4,000 connections [1]", [1] being the proxy's page (s20, s45).
+    off_question += [s for s in sibling_sources(answer, working, cited_sources) if s not in off_question]
     unchecked = unchecked_sentences(answer, claims or [])
     verdict = judge(cited, claims, obeyed, unbacked, unchecked, reversals, weak, off_question)
     verification = {
