@@ -171,7 +171,7 @@ def _counts(text: str, *, plain_one: bool) -> list[tuple[str, str, str]]:
         else:
             count = _key(m.group("n"))
         noun = _singular(m.group("noun"))
-        if (count == "1") == (noun != m.group("noun").lower()) and noun != "time":
+        if (count == "1") == (noun != m.group("noun").lower()):
             continue  # "two tool sources", "1 replicas": not this noun's count
         out.append((count, noun, m.group(0)))
     return out
