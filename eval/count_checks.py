@@ -7,7 +7,8 @@ Usage: .venv/bin/python eval/count_checks.py --corpus PATH [--list]
   options") is held to the other paragraphs of its page. A page may count one thing
   differently in two places and be right both times, so this is an upper bound on the
   false alarms on a faithful answer that cites the other part of its page.
-- Caught: the same sentence with its first count changed (3 → 4 and 3 → "a single"; 1 → two)
+- Caught: the same sentence with its first count changed (3 → 4 and 3 → "a single"; 1 → two;
+  once ↔ twice)
   is held to its own paragraph.
 - Gold: the docs-QA answers (eval/docs_qa.jsonl) held to their whole source files.
 Pages and splits as in `eval/reversal_checks.py`; no database or embedder is needed.
@@ -55,9 +56,20 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
                 if found := units.miscounted(sentence, [{"content": others}]):
                     misreads.append(f"{path.name}: {found[0]!r} in {sentence.strip()[:160]}")
                 match = next(
-                    m for m in units._COUNTED.finditer(sentence) if units._counts(m.group(0), plain_one=False)
+                    (
+                        m
+                        for m in units._COUNTED.finditer(sentence)
+                        if units._counts(m.group(0), plain_one=False)
+                    ),
+                    None,
                 )
-                for changed in _changed(sentence, match):
+                if match is None:  # "once", "twice": the other one
+                    times = units._TIMES.search(sentence)
+                    other = "once" if times.group(0) != "once" else "twice"
+                    variants = [sentence[: times.start()] + other + sentence[times.end() :]]
+                else:
+                    variants = _changed(sentence, match)
+                for changed in variants:
                     made += 1
                     caught += bool(units.miscounted(changed, [{"content": paragraph}]))
     return counted, misreads, made, caught

@@ -1043,27 +1043,39 @@ def test_a_ceiling_answered_as_a_floor_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
-def test_a_count_changed_in_the_answer_is_not_grounded(
-    clean_db: None, model: ShapeFake, tmp_path: Path
+@pytest.mark.parametrize(
+    ("page", "query", "answer"),
+    [
+        (  # QA round 11 s55
+            "The gateway marks a backend down after three failed health checks in a row. "
+            "It probes each backend every 1 second.",
+            "backend marked down health checks",
+            "The gateway marks a backend down after a single failed health check",
+        ),
+        (  # QA round 12 m42
+            "Acme Proxy retries a failed request once, after 1 second.",
+            "proxy retries failed request",
+            "Acme Proxy retries a failed request twice, after 1 second",
+        ),
+        (  # QA round 12 m17
+            "The request body size limit is 8 MB; larger bodies are rejected with status 413.",
+            "request body size limit",
+            "Request bodies must be no smaller than 8 MB",
+        ),
+    ],
+    ids=["single-for-three", "twice-for-once", "limit-as-floor"],
+)
+def test_a_count_or_limit_changed_in_the_answer_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, page: str, query: str, answer: str
 ) -> None:
-    """QA round 11 s55: the page's "three failed health checks in a row" answered "a single
-    failed check", which the verifier passed (judges' faithfulness verdicts that do not follow
-    the context, ragas#1689) and the number check let through: "a single" is no figure, and
-    the page states a 1 elsewhere. A reader would take a backend down after one blip."""
-    pages = {
-        "health.md": "# Health checks\n\nThe gateway marks a backend down after three failed health checks "
-        "in a row. It probes each backend every 1 second.\n"
-    }
-    _index_pages(tmp_path, "products", pages)
-    n = _evidence_number("backend marked down health checks", "products", "products/health.md")
-    answer = f"The gateway marks a backend down after a single failed health check [{n}]."
+    """The page's "three failed health checks in a row" answered "a single failed check",
+    its "once" answered "twice", its size limit answered as a minimum: the verifier passed
+    each (judges' faithfulness verdicts that do not follow the context, ragas#1689) and the
+    number check let them through, the figure being on the page or no figure at all."""
+    _index_pages(tmp_path, "products", {"page.md": f"# Acme\n\n{page}\n"})
+    n = _evidence_number(query, "products", "products/page.md")
     record = _scripted_turn(
-        model,
-        "When does the gateway mark a backend down?",
-        "backend marked down health checks",
-        answer,
-        [(answer.split(" [")[0], n)],
-        component="products",
+        model, f"{query}?", query, f"{answer} [{n}].", [(f"{answer}.", n)], component="products"
     )
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 

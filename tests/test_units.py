@@ -99,3 +99,18 @@ def test_counts_the_sources_give_or_do_not_compare_are_left_alone() -> None:
         == []
     )
     assert miscounted("A backend is marked down after a failed check [1].", [HEALTH]) == []
+
+
+def test_once_and_twice_are_counts() -> None:
+    """QA round 12 m42: the page's "retries a failed request once" answered "twice"."""
+    proxy = [{"content": "Acme Proxy retries a failed request once, after 1 second."}]
+    assert miscounted("Acme Proxy retries a failed request twice, after 1 second [1].", proxy) == ["twice"]
+    assert miscounted("Acme Proxy retries a failed request 3 times [1].", proxy) == ["3 times"]
+    assert miscounted("Acme Proxy retries a failed request once [1].", proxy) == []
+
+
+def test_a_limit_is_a_ceiling_and_no_smaller_than_a_floor() -> None:
+    """QA round 12 m17: "The request body size limit is 8 MB" answered "no smaller than 8 MB"."""
+    page = [{"content": "The request body size limit is 8 MB; larger bodies are rejected."}]
+    assert reversed_bounds("Request bodies must be no smaller than 8 MB [1].", page) == ["no smaller than 8"]
+    assert reversed_bounds("Request bodies may be no larger than 8 MB [1].", page) == []

@@ -100,8 +100,15 @@ def mismatched_units(answer: str, cited_sources: list[dict[str, Any]]) -> list[s
 
 
 # A bound before a figure: a ceiling ("up to 64 GB") or a floor ("at least 64 GB").
-_CEILING = r"up to|at most|no more than|not more than|a maximum of|maximum of|max(?:imum)?|below|under|less than|fewer than|<=?|≤"
-_FLOOR = r"at least|no less than|not less than|a minimum of|minimum of|min(?:imum)?|above|over|more than|greater than|>=?|≥"
+# "no smaller than" is a floor, "the size limit is" a ceiling (QA round 12 m17).
+_CEILING = (
+    r"up to|at most|no more than|not more than|a maximum of|maximum of|max(?:imum)?|below|under|less than|"
+    r"fewer than|<=?|≤|no[t]? (?:larger|bigger|greater|higher|longer) than|limit(?:ed to| is| of)"
+)
+_FLOOR = (
+    r"at least|no less than|not less than|a minimum of|minimum of|min(?:imum)?|above|over|more than|"
+    r"greater than|>=?|≥|no[t]? (?:smaller|lower|shorter|fewer) than"
+)
 _BOUND = re.compile(rf"(?<![\w-])(?:(?P<ceiling>{_CEILING})|(?P<floor>{_FLOOR}))\s*" + _NUMBER, re.I)
 
 
@@ -144,6 +151,13 @@ _COUNTED = re.compile(
     rf"(?P<between>(?:[\s-]+[a-z][a-z-]*){{0,2}}?)\s+(?P<noun>{COUNTED_THINGS})(?![\w-])",
     re.I,
 )
+# "twice" is two times: a page's "retries once" answered "twice" (QA round 12 m42).
+# Not the "once" of "Once you have built it", "at once" or "once again".
+_TIMES = re.compile(
+    r"(?<![\w-])(?<!at )(?:(once)(?!\s+(?:again|more|you|we|they|it|the|a|an|this|that|your|all|its|[A-Z]))|"
+    r"(twice|thrice))(?![\w-])"
+)
+_TIMES_COUNT = {"once": "1", "twice": "2", "thrice": "3"}
 # Two sentences count the same thing when they share this many content words besides it.
 MIN_SHARED_FOR_COUNT = 2  # chosen on dev (eval/count_checks.py): 1 misread 6 of 120, 3 caught 133 of 205
 
@@ -174,6 +188,7 @@ def _counts(text: str, *, plain_one: bool) -> list[tuple[str, str, str]]:
         if (count == "1") == (noun != m.group("noun").lower()):
             continue  # "two tool sources", "1 replicas": not this noun's count
         out.append((count, noun, m.group(0)))
+    out += [(_TIMES_COUNT[m.group(0)], "time", m.group(0)) for m in _TIMES.finditer(text)]
     return out
 
 
