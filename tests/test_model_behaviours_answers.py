@@ -1139,6 +1139,29 @@ def test_an_uncited_sentence_the_verifier_skipped_is_not_grounded(
     assert record["verification"]["status"] == "unsupported"
 
 
+def test_an_invented_sentence_after_the_last_citation_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 12 m26: a right cited sentence, then an uncited one from memory that the
+    verifier listed as a supported claim of the same source (local judges attribute
+    statements loosely, ragas#1689): condition 6 counted it covered by that claim, and no
+    word check judged it, as only sentences before a citation were held to one."""
+    pages = {"gateway.md": "# Acme Gateway\n\nThe connect timeout of Acme Gateway is 10 seconds.\n"}
+    _index_pages(tmp_path, "products", pages)
+    n = _evidence_number("Acme Gateway connect timeout", "products", "products/gateway.md")
+    cited = "The connect timeout of Acme Gateway is 10 seconds"
+    invented = "It can be changed at runtime without a restart."
+    record = _scripted_turn(
+        model,
+        "What is the connect timeout of Acme Gateway?",
+        "Acme Gateway connect timeout",
+        f"{cited} [{n}]. {invented}",
+        [(f"{cited}.", n), (invented, n)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_claim_resting_on_an_uncited_source_is_not_grounded(docs: Path, model: ShapeFake) -> None:
     """The claims' sources must be among the answer's citations."""
     record = _retries_turn(

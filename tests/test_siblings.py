@@ -115,3 +115,6 @@ def test_an_answer_naming_nothing_from_a_siblings_page_is_off_question() -> None
     assert sibling_sources("It accepts 10,000 [1][2].", asked, [GATEWAY, PROXY]) == []
     assert sibling_sources("The gateway accepts 4,000 [1].", asked, [PROXY]) == []  # says which: other checks
     assert sibling_sources("It accepts 4,000 [1].", asked, [{"content": "Accepts 4,000 connections."}]) == []
+    # One name in the plural is no sibling: "Intel Mac" asked, "Intel Macs" on the page.
+    builds = {"content": "Building on Intel Macs is not supported yet."}
+    assert sibling_sources("No, it is not supported [1].", "Can I build on an Intel Mac?", [builds]) == []

@@ -119,7 +119,7 @@ def sibling_sources(answer: str, question: str, cited_sources: list[dict[str, An
     ]
     out: list[str] = []
     for name, part in sorted(asked):
-        word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(part)}(?![A-Za-z0-9])", re.I)
+        word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(part)}(?:e?s)?(?![A-Za-z0-9])", re.I)  # "Macs"
         if not texts or word.search(answer) or any(word.search(text) for text in texts):
             continue
         others = sorted(
@@ -128,7 +128,7 @@ def sibling_sources(answer: str, question: str, cited_sources: list[dict[str, An
                 for text in texts
                 for a, b in _NAME_PAIR.findall(text)
                 if a.lower() == name
-                and b.lower() != part
+                and not word.fullmatch(b)
                 # "And the proxy? (follow-up to: … Acme Gateway …)" asks about the proxy
                 and not re.search(rf"(?<![A-Za-z0-9]){re.escape(b)}(?![A-Za-z0-9])", message, re.I)
             }

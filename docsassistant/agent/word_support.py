@@ -230,7 +230,8 @@ def _cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -
 
     A sentence without markers takes those of the next cited sentence of its paragraph, as
     condition 6 counts it covered by them: an invented sentence placed before a cited one
-    is held to that citation (QA round 10, s47). A paragraph with no marker (a list item of
+    is held to that citation (QA round 10, s47); one after the paragraph's last citation is
+    held to that citation (QA round 12, m26). A paragraph with no marker (a list item of
     its own, s46) is held to all the answer's sources together. Sentences condition 6 does
     not judge either ("Let me check:", sign-offs) are left out. `held=False`: only the
     sentences that carry markers."""
@@ -244,12 +245,20 @@ def _cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -
         if not any(cites) and not any(_MARKERS.search(s) for s in paragraph):
             out += [(s, everything) for s in paragraph if everything and not says_nothing(s)]
             continue
+        # Held to the next citation of the paragraph, else (a trailing sentence) the one
+        # before it: "… is 10 seconds [1]. It can be changed at runtime." (QA round 12 m26).
+        earlier: list[list[int]] = []
+        last: list[int] = []
+        for cited in cites:
+            last = cited or last
+            earlier.append(last)
         kept: list[tuple[str, list[int]]] = []
         later: list[int] = []
-        for sentence, cited in reversed(list(zip(paragraph, cites, strict=True))):
+        for sentence, cited, before in reversed(list(zip(paragraph, cites, earlier, strict=True))):
             later = cited or later
-            if cited or (later and not _MARKERS.search(sentence) and not says_nothing(sentence)):
-                kept.append((sentence, cited or later))
+            held_to = cited or later or before
+            if cited or (held_to and not _MARKERS.search(sentence) and not says_nothing(sentence)):
+                kept.append((sentence, held_to))
         out += reversed(kept)
     return out
 

@@ -38,6 +38,7 @@ from docsassistant.agent.units import miscounted, mismatched_units, reversed_bou
 from docsassistant.agent.word_support import (
     borrowed_subjects,
     misplaced_figures,
+    quoted_sentence,
     rival_statements,
     weakly_supported,
 )
@@ -136,6 +137,9 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # ... or "It accepts 4,000 connections [1]", [1] being the proxy's page (s20, s45).
     off_question += [s for s in sibling_sources(answer, working, cited_sources) if s not in off_question]
     unchecked = unchecked_sentences(answer, claims or [])
+    # A trailing sentence no claim covers is word-checked against the citation before it;
+    # the reader is better told it was never checked at all.
+    weak = [w for w in weak if w not in {quoted_sentence(s) for s in unchecked}]
     verdict = judge(cited, claims, obeyed, unbacked, unchecked, reversals, weak, off_question)
     verification = {
         "status": verdict.status,
