@@ -1043,6 +1043,88 @@ def test_a_ceiling_answered_as_a_floor_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
+def test_figures_swapped_between_two_named_subjects_of_one_clause_are_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 12 m48: "Acme Gateway accepts up to 4,000 … and Acme Proxy up to 10,000
+    [gateway][proxy]", the two pages saying the reverse; both figures are in the cited pages
+    and the verifier passed it (ragas#1689). Each half is now held to the page holding its figure."""
+    _index_pages(tmp_path, "products", PRODUCT_PAGES)
+    query = "Acme Gateway Acme Proxy concurrent connections per node"
+    g = _evidence_number(query, "products", "products/gateway.md")
+    p = _evidence_number(query, "products", "products/proxy.md")
+    answer = f"Acme Gateway accepts at most 4,000 concurrent connections per node and Acme Proxy at most 10,000 [{g}][{p}]."
+    record = _scripted_turn(
+        model,
+        "How many concurrent connections do Acme Gateway and Acme Proxy accept?",
+        query,
+        answer,
+        [("Acme Gateway accepts 4,000 connections per node.", g), ("Acme Proxy accepts 10,000.", p)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
+@pytest.mark.parametrize(
+    ("pages", "question", "query", "answer"),
+    [
+        (  # QA round 12 c08: two subjects with a figure each in one clause, both cited
+            {
+                "gateway.md": "# Acme Gateway\n\nThe connect timeout of Acme Gateway is 10 seconds. "
+                "The request timeout is 30 seconds.\n",
+                "proxy.md": "# Acme Proxy\n\nThe connect timeout of Acme Proxy is 5 seconds. "
+                "The request timeout is 60 seconds.\n",
+            },
+            "What are the request timeouts of Acme Gateway and Acme Proxy?",
+            "request timeout Acme Gateway Acme Proxy",
+            "The request timeout is 30 seconds for Acme Gateway and 60 seconds for Acme Proxy [{gateway}][{proxy}].",
+        ),
+        (  # c32: another page's sentence with the same subject and verb is no rival
+            {
+                "requirements.md": "# Requirements\n\nAcme Server needs 2 CPU cores and 4 GB of RAM.\n",
+                "databases.md": "# Databases\n\nAcme Server supports three databases: PostgreSQL 14 or later, "
+                "MySQL 8.0 or later, and SQLite 3.40 or later.\n",
+            },
+            "What is the minimum MySQL version for Acme Server?",
+            "Acme Server needs MySQL version",
+            "Acme Server needs MySQL 8.0 or later [{databases}].",
+        ),
+        (  # c22: an uncited sentence saying the docs lack something holds nothing of [n]
+            {
+                "gateway.md": "# Acme Gateway\n\nAcme Gateway accepts up to 10,000 concurrent connections.\n",
+                "proxy.md": "# Acme Proxy\n\nAcme Proxy accepts up to 4,000 concurrent connections. "
+                "The default cache size is 512 MB.\n",
+            },
+            "What is the default cache size of Acme Gateway?",
+            "Acme Gateway default cache size",
+            "The documentation does not mention a cache for Acme Gateway. Acme Proxy has one, with a "
+            "default cache size of 512 MB [{proxy}].",
+        ),
+    ],
+    ids=["two-subjects-one-clause", "same-verb-other-fact", "docs-lack-then-cited"],
+)
+def test_a_right_answer_that_looked_like_a_swap_stays_grounded(
+    clean_db: None,
+    model: ShapeFake,
+    tmp_path: Path,
+    pages: dict[str, str],
+    question: str,
+    query: str,
+    answer: str,
+) -> None:
+    """QA round 12 false alarms: right answers a small model writes, flagged
+    `unsupported_claims` by the swap and word checks. A false alarm teaches the reader to
+    ignore flags (users of RAG tools distrust citations they cannot check, Open WebUI #11592)."""
+    _index_pages(tmp_path, "products", pages)
+    numbers = {name[:-3]: _evidence_number(query, "products", f"products/{name}") for name in pages}
+    text = answer.format(**numbers)
+    claims = [
+        (re.sub(r"\s*\[\d+\]", "", part).strip(), int(n)) for part, n in re.findall(r"(.*?)\[(\d+)\]", text)
+    ]
+    record = _scripted_turn(model, question, query, text, claims, component="products")
+    assert "grounded" in flags(record), record["flags"]
+
+
 @pytest.mark.parametrize(
     ("page", "query", "answer"),
     [

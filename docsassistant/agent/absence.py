@@ -67,6 +67,15 @@ _HOW = re.compile(r"\bhow\s+(?:long|many|much|often|far|large|big|soon|fast)\b",
 MIN_TOPIC_WORDS = 2  # "It is not documented." has no topic to look for
 
 
+def claims_absence(sentence: str) -> bool:
+    """The sentence says the documentation lacks something ("The documentation does not
+    mention a cache for Acme Gateway"), outside a condition."""
+    return any(
+        _ABSENCE.search(clause) and not _CONDITION.match(clause)
+        for clause in _CLAUSE_BREAK.split(MARKER.sub(" ", sentence))
+    )
+
+
 def denied_coverage(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     """The answer's clauses saying the documentation lacks something that one sentence of
     a source states, every content word of the clause's topic in it (inline code
@@ -82,7 +91,7 @@ def denied_coverage(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         for clause in _CLAUSE_BREAK.split(MARKER.sub(" ", sentence)):
-            if not _ABSENCE.search(clause) or _CONDITION.match(clause):
+            if not claims_absence(clause):
                 continue
             topic = content_stems(_HOW.sub(" ", clause)) - _META
             if len(topic) >= MIN_TOPIC_WORDS and any(topic <= stems for stems in sentences):

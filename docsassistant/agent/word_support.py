@@ -165,7 +165,7 @@ def rival_statements(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     stems = {n: content_stems(_described(s)) for n, s in by_n.items()}
     out: list[str] = []
     for sentence, _ in _cited_sentences(answer, by_n, held=False):
-        for clause, cited in _cited_clauses(sentence, by_n):
+        for clause, cited in _cited_parts(sentence, by_n):
             words = _words(clause)
             figures = set(stated_figures(clause))
             if len(words) < MIN_WORDS or not figures:
@@ -179,6 +179,33 @@ def rival_statements(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+# Where a clause giving two subjects a figure each is cut: "The request timeout is 30 seconds
+# for Acme Gateway and 60 seconds for Acme Proxy [1][2]" (QA round 12 c08: each figure's
+# other half was taken for a stray word), "Acme Gateway accepts 4,000 … and Acme Proxy 10,000"
+# (m48: swapped, each half now held to its own page).
+_FIGURE_PARTS = re.compile(r",?\s+(?:and|while|whereas|but)\s+|;\s+|,\s+")
+
+
+def _cited_parts(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[int]]]:
+    """`_cited_clauses`, each cut further into parts that state a figure when it states two
+    or more; a part without a figure joins the part before it."""
+    out: list[tuple[str, list[int]]] = []
+    for clause, cited in _cited_clauses(sentence, known):
+        if len(stated_figures(clause)) < 2:
+            out.append((clause, cited))
+            continue
+        parts: list[str] = []
+        for part in _FIGURE_PARTS.split(_MARKERS.sub(" ", clause)):
+            if parts and not stated_figures(part):
+                parts[-1] += f" {part}"
+            elif not parts or stated_figures(parts[-1]):
+                parts.append(part)
+            else:
+                parts[-1] += f" {part}"
+        out += [(part, cited) for part in parts]
+    return out
+
+
 def _rival(words: set[str], stray: set[str], figures: set[str], others: list[dict[str, Any]]) -> bool:
     """Whether one of `others` has a sentence holding a stray word and most of the clause's
     words, with a figure the clause does not state (one that only repeats the clause's
@@ -189,7 +216,9 @@ def _rival(words: set[str], stray: set[str], figures: set[str], others: list[dic
             if (
                 set(stated_figures(sentence)) - figures
                 and stray & theirs
-                and len(words & theirs) >= MIN_RIVAL_SHARE * len(words)
+                # nearly the same sentence both ways: "Acme Server needs 2 CPU cores and 4 GB
+                # of RAM" is no rival of "Acme Server needs MySQL 8.0" (QA round 12 c32)
+                and len(words & theirs) >= MIN_RIVAL_SHARE * max(len(words), len(theirs))
             ):
                 return True
     return False
@@ -234,7 +263,12 @@ def _cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -
     held to that citation (QA round 12, m26). A paragraph with no marker (a list item of
     its own, s46) is held to all the answer's sources together. Sentences condition 6 does
     not judge either ("Let me check:", sign-offs) are left out. `held=False`: only the
-    sentences that carry markers."""
+    sentences that carry markers. An uncited sentence saying the documentation lacks
+    something holds nothing of the citation after it: `absence` judges it against every
+    source (QA round 12 c22: "The documentation does not mention a cache for Acme Gateway.
+    Acme Proxy has one … [proxy page]")."""
+    from docsassistant.agent.absence import claims_absence  # absence reads this module
+
     out = []
     everything = [n for n in known if isinstance(n, int)]
     for paragraph in prose_paragraphs(answer):
@@ -257,7 +291,8 @@ def _cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -
         for sentence, cited, before in reversed(list(zip(paragraph, cites, earlier, strict=True))):
             later = cited or later
             held_to = cited or later or before
-            if cited or (held_to and not _MARKERS.search(sentence) and not says_nothing(sentence)):
+            unmarked = not _MARKERS.search(sentence) and not says_nothing(sentence)
+            if cited or (held_to and unmarked and not claims_absence(sentence)):
                 kept.append((sentence, held_to))
         out += reversed(kept)
     return out
