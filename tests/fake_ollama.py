@@ -345,11 +345,12 @@ class FakeOllama:
         content: str = "",
         tool_calls: list[dict[str, Any]] | None = None,
         prompt_eval_count: int | None = None,
-        done_reason: str = "stop",
+        done_reason: str | None = "stop",
     ) -> None:
         """Queue a reply; ``tool_calls`` items are ``{"name": ..., "arguments": {...}}``.
         ``prompt_eval_count`` overrides the reported prompt tokens (e.g. a cut prompt);
-        ``done_reason`` ``"length"`` is Ollama's word for a reply cut at ``num_predict``."""
+        ``done_reason`` ``"length"`` is Ollama's word for a reply cut at ``num_predict``;
+        None sends no final ``done`` line, as a stream closed early by a proxy."""
         self._queue.append(("reply", (content, list(tool_calls or []), prompt_eval_count, done_reason)))
 
     def reply_json(self, obj: dict[str, Any]) -> None:
@@ -459,7 +460,7 @@ class ShapeFake(FakeOllama):
         content: str = "",
         tool_calls: list[dict[str, Any]] | None = None,
         prompt_eval_count: int | None = None,
-        done_reason: str = "stop",
+        done_reason: str | None = "stop",
     ) -> None:
         """Queue the next reply to a request of ``kind`` (one of ``KINDS``); arguments as ``reply``."""
         if kind not in self.queues:
@@ -588,9 +589,10 @@ def _reply_lines(
     tool_calls: list[dict[str, Any]],
     prompt_tokens: int,
     stream: bool,
-    done_reason: str = "stop",
+    done_reason: str | None = "stop",
 ) -> list[str]:
-    """Serialize a reply as Ollama NDJSON lines (or one object when not streaming)."""
+    """Serialize a reply as Ollama NDJSON lines (or one object when not streaming);
+    ``done_reason`` None leaves out the final ``done`` line (a stream closed early)."""
     calls = [{"function": {"name": c["name"], "arguments": c.get("arguments", {})}} for c in tool_calls]
     final: dict[str, Any] = {"model": model, "created_at": _now(), "done": True, "done_reason": done_reason,
         "total_duration": 120_000_000, "load_duration": 10_000_000,
@@ -606,7 +608,8 @@ def _reply_lines(
     if calls:
         chunks.append({"role": "assistant", "content": "", "tool_calls": calls})
     lines = [json.dumps({"model": model, "created_at": _now(), "message": m, "done": False}) for m in chunks]
-    lines.append(json.dumps({**final, "message": {"role": "assistant", "content": ""}}))
+    if done_reason is not None:
+        lines.append(json.dumps({**final, "message": {"role": "assistant", "content": ""}}))
     return lines
 
 

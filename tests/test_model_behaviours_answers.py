@@ -267,10 +267,22 @@ def test_answer_cut_at_the_output_limit_is_flagged(docs: Path, model: ShapeFake)
         "generate", "The client retries failed requests three times [1], and then it", done_reason="length"
     )
     record = run_turn(ASK, component="core")
-    assert "answer_truncated" in flags(record)
+    assert "answer_truncated" in flags(record) and "grounded" not in flags(record)
     assert record["answer"].endswith("and then it")
     whole = _retries_turn(model, "The client retries failed requests three times [1].")
-    assert "answer_truncated" not in flags(whole)
+    assert "answer_truncated" not in flags(whole) and "grounded" in flags(whole)
+
+
+def test_answer_whose_stream_ends_without_its_done_line_is_flagged(docs: Path, model: ShapeFake) -> None:
+    """QA round 12 m29: the stream closed cleanly without Ollama's final `done` line (a
+    proxy between, or a runner that crashed; ollama#10015, ollama#17118), and the cut
+    answer, its last clause turned around by the cut, was shown grounded."""
+    model.search("HTTP client retries")
+    model.script(
+        "generate", "The client retries failed requests three times [1]. It never retries", done_reason=None
+    )
+    record = run_turn(ASK, component="core")
+    assert "answer_truncated" in flags(record) and "grounded" not in flags(record), flags(record)
 
 
 def test_uncited_answer_gets_one_regeneration_then_the_uncited_flag(docs: Path, model: ShapeFake) -> None:

@@ -72,5 +72,5 @@ FLAG_KINDS = {
     "not_verified": "The answer was not verified",
     "budget_reached": "A search, rewrite, step or time budget was reached",
     "prompt_truncated": "Ollama read less of the prompt than was sent",
-    "answer_truncated": "The answer was cut off at the model's output limit",
+    "answer_truncated": "The answer was cut off at the model's output limit, or its stream ended early",
 }

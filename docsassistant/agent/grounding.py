@@ -39,6 +39,7 @@ def judge(
     reversals: list[str] | None = None,
     weak: list[str] | None = None,
     off_question: list[str] | None = None,
+    truncated: bool = False,
 ) -> Verdict:
     """Flags for an answer citing `cited` whose verifier returned `claims`.
 
@@ -49,7 +50,8 @@ def judge(
     `reversals`, its statements that a cited source says the opposite of (`reversals.py`);
     `weak`, its cited sentences that share too few words with what they cite
     (`word_support.py`); `off_question`, terms of the question the answer swapped for a
-    sibling term of the same page (`siblings.py`)."""
+    sibling term of the same page (`siblings.py`); `truncated`, the answer's end is missing
+    (flagged `answer_truncated` by generate): what is left may say the opposite of the whole."""
     flags: list[tuple[str, str]] = []
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
@@ -113,6 +115,8 @@ def judge(
         return Verdict(status="failed", flags=flags)
     if unsupported:
         return Verdict(status="unsupported", flags=flags)
+    if truncated:
+        return Verdict(status="unverified", flags=flags)
     if cited and not off_citation:
         flags.append(("grounded", f"All {len(claims)} claim(s) are supported by the cited sources."))
         return Verdict(status="grounded", flags=flags)

@@ -66,6 +66,7 @@ class AgentState(TypedDict, total=False):
     unsupported: list[str]  # claims the verifier rejected (drives one regeneration)
     regenerate: bool  # the verifier asks for one regeneration
     regenerated: bool
+    truncated: bool  # the answer's end is missing (`answer_truncated`): never grounded
     verification: dict[str, Any]
     trace: Annotated[list[dict[str, Any]], reset_or_add]
     stop_reason: str | None

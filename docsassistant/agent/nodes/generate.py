@@ -20,6 +20,7 @@ from docsassistant.agent.text_tool_calls import is_bare_tool_call, without_tool_
 from docsassistant.agent.tools import TOOLS_BY_NAME
 
 CUT_SHORT = f"The answer was cut off at the model's output limit ({NUM_PREDICT} tokens): its end is missing."
+BROKEN_OFF = "The model's reply ended without Ollama's closing line: its end may be missing."
 PARTIAL_CAVEAT = (
     "The evidence may answer only part of the question. Answer that part and say plainly "
     "which part the documentation does not cover."
@@ -62,8 +63,9 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         bogus += [n for n in more_bogus if n not in bogus]
     if bogus:
         trace.append(bogus_citation(bogus))
-    if answer.strip() and _cut_short(reply):
-        trace.append(flag("answer_truncated", CUT_SHORT, limit=NUM_PREDICT))
+    cut = _cut_short(reply)
+    if answer.strip() and cut:
+        trace.append(flag("answer_truncated", cut, limit=NUM_PREDICT))
     if not answer.strip():
         trace.append(flag("empty_answer", "The model returned an empty answer."))
     elif not used:
@@ -82,15 +84,22 @@ def generate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any
         "regenerate": False,
         # One regeneration per turn, whatever asked for it.
         "regenerated": state.get("regenerated", False) or bool(drop) or cite_retry,
+        "truncated": bool(answer.strip() and cut),
         "trace": trace,
         "model_calls": sum(c["model_calls"] for c in costs),
         "prompt_tokens": sum(c["prompt_tokens"] for c in costs),
     }
 
 
-def _cut_short(reply: AIMessage) -> bool:
-    """Ollama stopped at `num_predict` (ollama#4230): the text ends mid-sentence."""
-    return (reply.response_metadata or {}).get("done_reason") == "length"
+def _cut_short(reply: AIMessage) -> str | None:
+    """Why the answer's end is missing, if it is: Ollama stopped at `num_predict`
+    (ollama#4230), or the stream closed without a final line saying it is done (ollama#10015,
+    #17118; QA round 12 m29: "… only by Acme Proxy, not by Acme Gateway" cut to "… only by
+    Acme Proxy, not"). Some backends send a `done_reason` without `done`: that ends it too."""
+    metadata = reply.response_metadata or {}
+    if metadata.get("done_reason") == "length":
+        return CUT_SHORT
+    return None if metadata.get("done") or metadata.get("done_reason") else BROKEN_OFF
 
 
 def _read_reply(

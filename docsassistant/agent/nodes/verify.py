@@ -140,7 +140,17 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     # A trailing sentence no claim covers is word-checked against the citation before it;
     # the reader is better told it was never checked at all.
     weak = [w for w in weak if w not in {quoted_sentence(s) for s in unchecked}]
-    verdict = judge(cited, claims, obeyed, unbacked, unchecked, reversals, weak, off_question)
+    verdict = judge(
+        cited,
+        claims,
+        obeyed,
+        unbacked,
+        unchecked,
+        reversals,
+        weak,
+        off_question,
+        bool(state.get("truncated")),
+    )
     verification = {
         "status": verdict.status,
         "claims": [c.model_dump() for c in claims or []],
