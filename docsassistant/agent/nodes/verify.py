@@ -29,6 +29,7 @@ from docsassistant.agent.reversals import (
     contradicted_by_evidence,
     is_yes_no,
     reversed_statements,
+    unconfirmed_names,
 )
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
@@ -95,6 +96,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     unbacked += [figure for figure in miscounted(checked, cited_sources) if figure not in unbacked]
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
         unbacked += unbacked_identifiers(question, cited_sources)
+        # and its names: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them (m60)
+        unbacked += [n for n in unconfirmed_names(question, cited_sources) if n not in unbacked]
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
     # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
     named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources) + unbacked_options(answer, sources)
