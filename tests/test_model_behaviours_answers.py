@@ -1076,6 +1076,30 @@ def test_a_ceiling_answered_as_a_floor_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
+def test_a_version_from_the_pages_other_statement_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 12 m24: "The legacy XML configuration was removed in version 2.4 [1]", the
+    page saying 2.4 introduced rate limiting and 2.5 removed the XML format. Every word and
+    figure is on the cited page, and the verifier passed it (ragas#1689)."""
+    pages = {
+        "notes.md": "# Version notes\n\nVersion 2.4 introduced rate limiting. Version 2.5 removed the legacy "
+        "XML configuration format; use YAML instead.\n"
+    }
+    _index_pages(tmp_path, "products", pages)
+    n = _evidence_number("legacy XML configuration removed version", "products", "products/notes.md")
+    answer = "The legacy XML configuration was removed in version 2.4"
+    record = _scripted_turn(
+        model,
+        "In which version was the legacy XML configuration removed?",
+        "legacy XML configuration removed version",
+        f"{answer} [{n}].",
+        [(f"{answer}.", n)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_figures_swapped_between_two_named_subjects_of_one_clause_are_not_grounded(
     clean_db: None, model: ShapeFake, tmp_path: Path
 ) -> None:

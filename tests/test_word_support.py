@@ -210,3 +210,23 @@ def test_an_invented_clause_inside_a_sentence_from_its_source_is_found() -> None
     assert (
         weakly_supported("Let me check: backups run nightly and are kept for 14 days [1].", [BACKUPS]) == []
     )
+
+
+def test_a_figure_taken_from_the_sentence_about_something_else_is_misbound() -> None:
+    """QA round 12 m24/m04: both versions are on the page, each with its own statement."""
+    from docsassistant.agent.word_support import misbound_figures
+
+    notes = [
+        {
+            "n": 1,
+            "content": "Version 2.4 introduced rate limiting. Version 2.5 removed the legacy XML format.",
+        }
+    ]
+    assert misbound_figures("The legacy XML format was removed in version 2.4 [1].", notes) == [
+        "The legacy XML format was removed in version 2.4."
+    ]
+    assert misbound_figures("Rate limiting came with version 2.5 [1].", notes) == [
+        "Rate limiting came with version 2.5."
+    ]
+    assert misbound_figures("Version 2.5 removed the legacy XML format [1].", notes) == []
+    assert misbound_figures("It was removed in 2.5 [1].", notes) == []  # too few words to place

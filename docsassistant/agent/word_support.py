@@ -109,6 +109,37 @@ def misplaced_figures(answer: str, sources: list[dict[str, Any]], question: str 
     return out
 
 
+MIN_BINDING_LEAD = 2  # content words by which another sentence must beat the figure's own
+
+
+def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
+    """Cited clauses whose figure their cited source states only in sentences about other
+    things, while another sentence of it, about what the clause says, gives another figure:
+    "The legacy XML configuration was removed in version 2.4 [1]", [1] saying "Version 2.4
+    introduced rate limiting. Version 2.5 removed the legacy XML configuration format" (QA
+    round 12 m24, m04). The figure is on the page, and every word too. A clause is held to
+    the sentence sharing most of its content words (the user's too: a question's words
+    name the statement asked about): when the best
+    sentence stating its figure shares `MIN_BINDING_LEAD` fewer words than one stating
+    another figure and not this one (and that one half of the clause's words or more), the
+    figure was taken from the wrong statement. A figure no cited sentence states is
+    condition 5's."""
+    by_n = {s.get("n"): s for s in sources}
+    out: list[str] = []
+    for sentence, _ in _cited_sentences(answer, by_n, held=False):
+        for clause, cited in _cited_clauses(sentence, by_n):  # whole: a part loses its subject
+            words = _words(clause)
+            figures = set(stated_figures(clause))
+            if len(words) < MIN_WORDS or len(figures) != 1:
+                continue
+            lines = [(set(stated_figures(s)), _words(s)) for n in cited for s in _figure_sentences(by_n[n])]
+            own = max((len(words & w) for f, w in lines if figures <= f), default=-1)
+            other = max((len(words & w) for f, w in lines if f and not figures & f), default=0)
+            if own >= 0 and other >= own + MIN_BINDING_LEAD and other * 2 >= len(words):
+                out.append(quoted_sentence(clause))
+    return out
+
+
 def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str = "") -> list[str]:
     """Cited clauses whose figures their own citations back but whose words include one
     those citations never use and another source the answer cites uses beside a figure:

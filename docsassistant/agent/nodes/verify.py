@@ -38,6 +38,7 @@ from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
 from docsassistant.agent.word_support import (
     borrowed_subjects,
+    misbound_figures,
     misplaced_figures,
     quoted_sentence,
     rival_statements,
@@ -131,6 +132,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
         # Against every retrieved source: the page of the subject asked about may be uncited (s06).
         weak += [s for s in rival_statements(answer, seen) if s not in weak]
+        # "removed in version 2.4 [1]", [1] saying 2.4 introduced something else (m24).
+        weak += [s for s in misbound_figures(answer, seen) if s not in weak]
         # The connect timeout asked, the request timeout of the same page answered (s08).
         off_question = sibling_terms(answer, working, seen)
         # "Yes" to "Is the connect timeout 30 s?", 30 s being the page's request timeout (s60).
