@@ -1076,6 +1076,31 @@ def test_a_ceiling_answered_as_a_floor_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
+def test_a_figure_for_one_product_cited_to_its_siblings_page_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 12 m36: "The default cache size of Acme Gateway is 512 MB [proxy page]"; only
+    the proxy has a cache. One word of the sentence is unbacked ("Gateway"), too few for the
+    word share, and the verifier passed it (ragas#1689)."""
+    pages = {
+        "gateway.md": "# Acme Gateway\n\nAcme Gateway accepts up to 10,000 concurrent connections.\n",
+        "proxy.md": "# Acme Proxy\n\nAcme Proxy accepts up to 4,000 concurrent connections. "
+        "The default cache size is 512 MB.\n",
+    }
+    _index_pages(tmp_path, "products", pages)
+    n = _evidence_number("Acme Gateway default cache size", "products", "products/proxy.md")
+    answer = "The default cache size of Acme Gateway is 512 MB"
+    record = _scripted_turn(
+        model,
+        "What is the default cache size of Acme Gateway?",
+        "Acme Gateway default cache size",
+        f"{answer} [{n}].",
+        [(f"{answer}.", n)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_a_version_from_the_pages_other_statement_is_not_grounded(
     clean_db: None, model: ShapeFake, tmp_path: Path
 ) -> None:

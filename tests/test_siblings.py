@@ -118,3 +118,16 @@ def test_an_answer_naming_nothing_from_a_siblings_page_is_off_question() -> None
     # One name in the plural is no sibling: "Intel Mac" asked, "Intel Macs" on the page.
     builds = {"content": "Building on Intel Macs is not supported yet."}
     assert sibling_sources("No, it is not supported [1].", "Can I build on an Intel Mac?", [builds]) == []
+
+
+def test_a_clause_about_one_product_cited_to_its_siblings_page_is_found() -> None:
+    """QA round 12 m36: "The default cache size of Acme Gateway is 512 MB [proxy page]"."""
+    from docsassistant.agent.siblings import sibling_citations
+
+    proxy = {**PROXY, "n": 1, "content": PROXY["content"] + " The default cache size is 512 MB."}
+    gateway = {**GATEWAY, "n": 2}
+    assert sibling_citations("The default cache size of Acme Gateway is 512 MB [1].", [proxy, gateway]) == [
+        "The default cache size of Acme Gateway is 512 MB."
+    ]
+    assert sibling_citations("Acme Proxy has a default cache size of 512 MB [1].", [proxy, gateway]) == []
+    assert sibling_citations("Acme Gateways accept 10,000 connections [2].", [proxy, gateway]) == []  # plural

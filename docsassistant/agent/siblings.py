@@ -103,6 +103,16 @@ def sibling_names(answer: str, question: str) -> list[str]:
     return out
 
 
+def _any_number(word: str) -> re.Pattern[str]:
+    """The word as a whole word, singular or plural ("Mac", "Macs"; "SSDs", "SSD")."""
+    base = (
+        word[:-1]
+        if len(word) > 3 and word.lower().endswith("s") and not word.lower().endswith("ss")
+        else word
+    )
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(base)}(?:e?s)?(?![A-Za-z0-9])", re.I)
+
+
 def sibling_sources(answer: str, question: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     """ "asked X, answered from Y's page" when the question names a two-word name ("Acme
     Gateway"), neither the answer nor any source it cites uses its second word, and a cited
@@ -119,7 +129,7 @@ def sibling_sources(answer: str, question: str, cited_sources: list[dict[str, An
     ]
     out: list[str] = []
     for name, part in sorted(asked):
-        word = re.compile(rf"(?<![A-Za-z0-9]){re.escape(part)}(?:e?s)?(?![A-Za-z0-9])", re.I)  # "Macs"
+        word = _any_number(part)
         if not texts or word.search(answer) or any(word.search(text) for text in texts):
             continue
         others = sorted(
@@ -135,6 +145,36 @@ def sibling_sources(answer: str, question: str, cited_sources: list[dict[str, An
         )
         if others:
             out.append(f"asked about {name.title()} {part.title()}, answered from a source about {others[0]}")
+    return out
+
+
+def sibling_citations(answer: str, sources: list[dict[str, Any]]) -> list[str]:
+    """Cited clauses naming a two-word name ("Acme Gateway") whose second word none of the
+    clause's cited sources uses, while one of them names a sibling ("Acme Proxy"): "The
+    default cache size of Acme Gateway is 512 MB [proxy page]" (QA round 12 m36). Quoted as
+    the flag quotes sentences."""
+    from docsassistant.agent.word_support import _cited_clauses, _cited_sentences, quoted_sentence
+
+    by_n = {s.get("n"): s for s in sources}
+    texts = {
+        n: f"{s.get('title') or ''}\n{s.get('section') or ''}\n{s.get('content') or ''}"
+        for n, s in by_n.items()
+    }
+    out: list[str] = []
+    for sentence, _ in _cited_sentences(answer, by_n, held=False):
+        for clause, cited in _cited_clauses(sentence, by_n):
+            for first, second in _names(MARKER.sub(" ", clause)):
+                word = _any_number(second)
+                if any(word.search(texts[n]) for n in cited):
+                    continue
+                siblings = [
+                    b
+                    for n in cited
+                    for a, b in _NAME_PAIR.findall(texts[n])
+                    if a.lower() == first and not word.fullmatch(b)
+                ]
+                if siblings and quoted_sentence(clause) not in out:
+                    out.append(quoted_sentence(clause))
     return out
 
 

@@ -33,7 +33,13 @@ from docsassistant.agent.reversals import (
 )
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
-from docsassistant.agent.siblings import sibling_figures, sibling_names, sibling_sources, sibling_terms
+from docsassistant.agent.siblings import (
+    sibling_citations,
+    sibling_figures,
+    sibling_names,
+    sibling_sources,
+    sibling_terms,
+)
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
 from docsassistant.agent.word_support import (
@@ -134,6 +140,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         weak += [s for s in rival_statements(answer, seen) if s not in weak]
         # "removed in version 2.4 [1]", [1] saying 2.4 introduced something else (m24).
         weak += [s for s in misbound_figures(answer, seen) if s not in weak]
+        # "The default cache size of Acme Gateway is 512 MB [proxy page]" (m36).
+        weak += [s for s in sibling_citations(answer, seen) if s not in weak]
         # The connect timeout asked, the request timeout of the same page answered (s08).
         off_question = sibling_terms(answer, working, seen)
         # "Yes" to "Is the connect timeout 30 s?", 30 s being the page's request timeout (s60).
