@@ -230,3 +230,20 @@ def test_a_figure_taken_from_the_sentence_about_something_else_is_misbound() -> 
     ]
     assert misbound_figures("Version 2.5 removed the legacy XML format [1].", notes) == []
     assert misbound_figures("It was removed in 2.5 [1].", notes) == []  # too few words to place
+
+
+def test_a_backquoted_value_from_another_statement_is_misbound() -> None:
+    """QA round 12 m08: "defaults to `debug`", the page's default being `info`."""
+    from docsassistant.agent.word_support import misbound_figures
+
+    page = [
+        {
+            "n": 1,
+            "content": "The log level defaults to `info`. Set it to `debug` only while troubleshooting, "
+            "because `debug` logs request headers.",
+        }
+    ]
+    assert misbound_figures("Acme Gateway's log level defaults to `debug` [1].", page) == [
+        "Acme Gateway's log level defaults to `debug`."
+    ]
+    assert misbound_figures("Acme Gateway's log level defaults to `info` [1].", page) == []

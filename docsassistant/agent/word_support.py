@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.coverage import prose_paragraphs, says_nothing
-from docsassistant.agent.grounding import stated_figures, unbacked_numbers
+from docsassistant.agent.grounding import FENCED_CODE, stated_figures, unbacked_numbers
 from docsassistant.agent.reversals import content_stems
 
 MIN_SUPPORT = 0.3
@@ -117,7 +117,8 @@ def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     things, while another sentence of it, about what the clause says, gives another figure:
     "The legacy XML configuration was removed in version 2.4 [1]", [1] saying "Version 2.4
     introduced rate limiting. Version 2.5 removed the legacy XML configuration format" (QA
-    round 12 m24, m04). The figure is on the page, and every word too. A clause is held to
+    round 12 m24, m04). The figure is on the page, and every word too. A backquoted value
+    counts as a figure ("defaults to `debug`", m08). A clause is held to
     the sentence sharing most of its content words (the user's too: a question's words
     name the statement asked about): when the best
     sentence stating its figure shares `MIN_BINDING_LEAD` fewer words than one stating
@@ -126,18 +127,42 @@ def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     condition 5's."""
     by_n = {s.get("n"): s for s in sources}
     out: list[str] = []
-    for sentence, _ in _cited_sentences(answer, by_n, held=False):
+    # Inline code kept (prose_paragraphs drops it): a backquoted value is what is checked.
+    for sentence in _ANSWER_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         for clause, cited in _cited_clauses(sentence, by_n):  # whole: a part loses its subject
-            words = _words(clause)
-            figures = set(stated_figures(clause))
+            # A figure is compared with figures; a backquoted value, without one, with those.
+            kind = stated_figures if stated_figures(clause) else _code_values
+            figures = set(kind(clause))
+            words = _words(clause) - _value_words(figures)
             if len(words) < MIN_WORDS or len(figures) != 1:
                 continue
-            lines = [(set(stated_figures(s)), _words(s)) for n in cited for s in _figure_sentences(by_n[n])]
+            lines = [
+                (values, _words(s) - _value_words(values))
+                for n in cited
+                for s in SOURCE_SENTENCE.split(_seen(by_n[n]))
+                if (values := set(kind(s)))
+            ]
             own = max((len(words & w) for f, w in lines if figures <= f), default=-1)
             other = max((len(words & w) for f, w in lines if f and not figures & f), default=0)
             if own >= 0 and other >= own + MIN_BINDING_LEAD and other * 2 >= len(words):
                 out.append(quoted_sentence(clause))
     return out
+
+
+# Sentences of an answer: a marker after the full stop stays with its sentence.
+_ANSWER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[\d)|\n+")
+# A value is a figure or a single backquoted token: "defaults to `debug`" for the page's
+# "defaults to `info`. Set it to `debug` only while troubleshooting" (QA round 12 m08).
+_CODE_VALUE = re.compile(r"`([^`\s]{1,40})`")
+
+
+def _code_values(text: str) -> list[str]:
+    return [f"`{v.lower()}`" for v in _CODE_VALUE.findall(text)]
+
+
+def _value_words(values: set[str]) -> set[str]:
+    """The content words of backquoted values: a value does not count as a word beside it."""
+    return set().union(*(content_stems(v.strip("`")) for v in values if v.startswith("`")))
 
 
 def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str = "") -> list[str]:
