@@ -1101,6 +1101,30 @@ def test_a_figure_for_one_product_cited_to_its_siblings_page_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
+def test_a_version_of_another_name_on_the_page_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 12 m47: "Acme Gateway supports TLS 1.1, TLS 1.2 and TLS 1.3 [1]", the page
+    giving TLS 1.2 and 1.3 only, its 1.1 being HTTP/1.1's; the figure check found 1.1 on the
+    page and the verifier passed it (ragas#1689)."""
+    pages = {
+        "gateway.md": "# Acme Gateway\n\nAcme Gateway supports HTTP/1.1 and HTTP/2. HTTP/3 is not supported. "
+        "TLS 1.2 and TLS 1.3 are supported.\n"
+    }
+    _index_pages(tmp_path, "products", pages)
+    n = _evidence_number("Acme Gateway TLS versions", "products", "products/gateway.md")
+    answer = "Acme Gateway supports TLS 1.1, TLS 1.2 and TLS 1.3"
+    record = _scripted_turn(
+        model,
+        "Which TLS versions does Acme Gateway support?",
+        "Acme Gateway TLS versions",
+        f"{answer} [{n}].",
+        [(f"{answer}.", n)],
+        component="products",
+    )
+    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_a_version_from_the_pages_other_statement_is_not_grounded(
     clean_db: None, model: ShapeFake, tmp_path: Path
 ) -> None:

@@ -131,3 +131,21 @@ def test_a_clause_about_one_product_cited_to_its_siblings_page_is_found() -> Non
     ]
     assert sibling_citations("Acme Proxy has a default cache size of 512 MB [1].", [proxy, gateway]) == []
     assert sibling_citations("Acme Gateways accept 10,000 connections [2].", [proxy, gateway]) == []  # plural
+
+
+def test_a_figure_given_the_wrong_name_is_found() -> None:
+    """QA round 12 m47 and m12: "TLS 1.1" where the page's 1.1 is HTTP/1.1's; "8.0" for the
+    first of "PostgreSQL 14 or later, MySQL 8.0 or later"."""
+    from docsassistant.agent.siblings import figure_of_another_name, relabelled_figures
+
+    protocols = [{"content": "Acme Gateway supports HTTP/1.1 and HTTP/2. TLS 1.2 and TLS 1.3 are supported."}]
+    assert relabelled_figures("It supports TLS 1.1, TLS 1.2 and TLS 1.3 [1].", protocols) == ["TLS 1.1"]
+    assert relabelled_figures("It supports TLS 1.2 and TLS 1.3 [1].", protocols) == []
+    assert relabelled_figures("Step 3 sets TLS 1.2 [1].", protocols) == []  # "Step" names nothing
+    databases = [{"content": "Acme Server supports PostgreSQL 14 or later, MySQL 8.0 or later."}]
+    first = "What is the minimum version of the first one? (PostgreSQL)"
+    assert figure_of_another_name("The minimum version is 8.0 [1].", first, databases) == [
+        "asked about postgresql, answered with 8, which the sources give mysql"
+    ]
+    assert figure_of_another_name("The minimum version is 14 [1].", first, databases) == []
+    assert figure_of_another_name("MySQL needs 8.0 [1].", first, databases) == []  # says whose

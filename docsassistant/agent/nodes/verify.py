@@ -34,6 +34,8 @@ from docsassistant.agent.reversals import (
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.siblings import (
+    figure_of_another_name,
+    relabelled_figures,
     sibling_citations,
     sibling_figures,
     sibling_names,
@@ -99,6 +101,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
     # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
     unbacked += [figure for figure in reversed_bounds(checked, cited_sources) if figure not in unbacked]
+    # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
+    unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).
     unbacked += [figure for figure in miscounted(checked, cited_sources) if figure not in unbacked]
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
@@ -148,6 +152,10 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         off_question += [s for s in sibling_figures(checked, cited_sources) if s not in off_question]
     # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
     off_question += [s for s in sibling_names(answer, working) if s not in off_question]
+    # PostgreSQL asked ("the first one"), MySQL's 8.0 of the same list answered (m12).
+    off_question += [
+        s for s in figure_of_another_name(answer, working, cited_sources) if s not in off_question
+    ]
     # ... or "It accepts 4,000 connections [1]", [1] being the proxy's page (s20, s45).
     off_question += [s for s in sibling_sources(answer, working, cited_sources) if s not in off_question]
     unchecked = unchecked_sentences(answer, claims or [])
