@@ -1185,6 +1185,17 @@ def test_figures_swapped_between_two_named_subjects_of_one_clause_are_not_ground
             "request timeout Acme Gateway Acme Proxy",
             "The request timeout is 30 seconds for Acme Gateway and 60 seconds for Acme Proxy [{gateway}][{proxy}].",
         ),
+        (  # c08c: the second clause takes its subject ("request timeout") from the first
+            {
+                "gateway.md": "# Acme Gateway\n\nThe connect timeout of Acme Gateway is 10 seconds. "
+                "The request timeout is 30 seconds.\n",
+                "proxy.md": "# Acme Proxy\n\nThe connect timeout of Acme Proxy is 5 seconds. "
+                "The request timeout is 60 seconds.\n",
+            },
+            "What are the request timeouts of Acme Gateway and Acme Proxy?",
+            "request timeout Acme Gateway Acme Proxy",
+            "Acme Gateway's request timeout is 30 seconds [{gateway}], and Acme Proxy's is 60 seconds [{proxy}].",
+        ),
         (  # c32: another page's sentence with the same subject and verb is no rival
             {
                 "requirements.md": "# Requirements\n\nAcme Server needs 2 CPU cores and 4 GB of RAM.\n",
@@ -1207,7 +1218,12 @@ def test_figures_swapped_between_two_named_subjects_of_one_clause_are_not_ground
             "default cache size of 512 MB [{proxy}].",
         ),
     ],
-    ids=["two-subjects-one-clause", "same-verb-other-fact", "docs-lack-then-cited"],
+    ids=[
+        "two-subjects-one-clause",
+        "same-verb-other-fact",
+        "docs-lack-then-cited",
+        "subject-in-the-clause-before",
+    ],
 )
 def test_a_right_answer_that_looked_like_a_swap_stays_grounded(
     clean_db: None,

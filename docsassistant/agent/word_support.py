@@ -133,7 +133,9 @@ def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
             # A figure is compared with figures; a backquoted value, without one, with those.
             kind = stated_figures if stated_figures(clause) else _code_values
             figures = set(kind(clause))
-            words = _words(clause) - _value_words(figures)
+            # The whole sentence's words: "…, and Acme Proxy's is 60 seconds [1]" takes its
+            # subject from the clause before (QA round 12 c08c).
+            words = _words(sentence) - _value_words(figures)
             if len(words) < MIN_WORDS or len(figures) != 1:
                 continue
             lines = [
