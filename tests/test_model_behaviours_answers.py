@@ -1220,9 +1220,9 @@ def test_figures_swapped_between_two_named_subjects_of_one_clause_are_not_ground
     ],
     ids=[
         "two-subjects-one-clause",
+        "subject-in-the-clause-before",
         "same-verb-other-fact",
         "docs-lack-then-cited",
-        "subject-in-the-clause-before",
     ],
 )
 def test_a_right_answer_that_looked_like_a_swap_stays_grounded(
