@@ -13,17 +13,14 @@ Pages and splits as in `eval/reversal_checks.py`; no database or embedder is nee
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
 from pathlib import Path
 
+from corpus_checks import answered, arguments, evidence_chunks, print_gold
 from reversal_checks import pages
 
 from docsassistant.agent import word_support
 from docsassistant.agent.grounding import stated_figures
-from docsassistant.chunking import chunk_document
-from docsassistant.loaders import load_document
 
 _FIGURE = re.compile(r"(?<![\w.\[])\d+(?:[.,]\d+)*(?![\d\]])")
 
@@ -55,14 +52,8 @@ def measure(corpus: Path, split: str) -> tuple[int, int]:
 
 def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
     held, flagged = 0, []
-    flat = lambda text: re.sub(r"\s+", " ", text)  # noqa: E731
-    for row in map(json.loads, qa.read_text().splitlines()):
-        if not row["sources"]:
-            continue
-        chunks = [c.content for p in row["sources"] for c in chunk_document(load_document(corpus / p))]
-        evidence = [flat(e)[:60] for e in row["evidence"]]
-        cited = [c for c in chunks if any(e in flat(c) for e in evidence)]
-        if not cited:
+    for row in answered(qa):
+        if not (cited := evidence_chunks(corpus, row)):
             continue
         held += 1
         sources = [{"n": i, "content": c} for i, c in enumerate(cited, 1)]
@@ -76,18 +67,11 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, required=True)
-    parser.add_argument("--qa", type=Path, default=Path(__file__).with_name("docs_qa.jsonl"))
-    args = parser.parse_args()
-    if not args.corpus.is_dir():
-        raise SystemExit(f"no corpus folder at {args.corpus}")
+    args = arguments(__doc__)
     for split in ("dev", "test"):
         made, caught = measure(args.corpus, split)
         print(f"{split}: swapped figures caught {caught} of {made}")
-    held, flagged = gold(args.corpus, args.qa)
-    print(f"gold answers: {len(flagged)} of {held} flagged")
-    print("\n".join(f"  {f}" for f in flagged))
+    print_gold(*gold(args.corpus, args.qa))
 
 
 if __name__ == "__main__":

@@ -16,10 +16,9 @@ Pages and splits as in `eval/reversal_checks.py`; no database or embedder is nee
 
 from __future__ import annotations
 
-import argparse
-import json
 from pathlib import Path
 
+from corpus_checks import answered, arguments, print_gold
 from reversal_checks import pages
 
 from docsassistant.agent import units
@@ -78,9 +77,7 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
 def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
     """(answers held, answers flagged) over the docs-QA set's answers with sources."""
     held, flagged = 0, []
-    for row in map(json.loads, qa.read_text().splitlines()):
-        if not row["sources"]:
-            continue
+    for row in answered(qa):
         held += 1
         sources = [{"content": (corpus / p).read_text(errors="ignore")} for p in row["sources"]]
         if found := units.miscounted(row["answer"], sources):
@@ -89,13 +86,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, required=True)
-    parser.add_argument("--qa", type=Path, default=Path(__file__).with_name("docs_qa.jsonl"))
-    parser.add_argument("--list", action="store_true", help="print every misread")
-    args = parser.parse_args()
-    if not args.corpus.is_dir():
-        raise SystemExit(f"no corpus folder at {args.corpus}")
+    args = arguments(__doc__)
     for split in ("dev", "test"):
         counted, misreads, made, caught = measure(args.corpus, split)
         print(
@@ -104,9 +95,7 @@ def main() -> None:
         )
         if args.list:
             print("\n".join(f"  {m}" for m in misreads))
-    held, flagged = gold(args.corpus, args.qa)
-    print(f"gold answers: {len(flagged)} of {held} flagged")
-    print("\n".join(f"  {f}" for f in flagged))
+    print_gold(*gold(args.corpus, args.qa))
 
 
 if __name__ == "__main__":

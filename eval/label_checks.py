@@ -14,17 +14,13 @@ Pages and splits as in `eval/reversal_checks.py`.
 
 from __future__ import annotations
 
-import argparse
-import json
-import re
 from pathlib import Path
 
+from corpus_checks import answered, arguments, evidence_chunks, print_gold
 from reversal_checks import pages
 
 from docsassistant.agent import siblings
 from docsassistant.agent.reversals import sentences
-from docsassistant.chunking import chunk_document
-from docsassistant.loaders import load_document
 
 
 def measure(corpus: Path, split: str) -> tuple[int, list[str]]:
@@ -43,13 +39,8 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str]]:
 
 def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
     held, flagged = 0, []
-    flat = lambda text: re.sub(r"\s+", " ", text)  # noqa: E731
-    for row in map(json.loads, qa.read_text().splitlines()):
-        if not row["sources"]:
-            continue
-        chunks = [c.content for p in row["sources"] for c in chunk_document(load_document(corpus / p))]
-        cited = [{"content": c} for c in chunks if any(flat(e)[:60] in flat(c) for e in row["evidence"])]
-        if not cited:
+    for row in answered(qa):
+        if not (cited := [{"content": c} for c in evidence_chunks(corpus, row)]):
             continue
         held += 1
         found = siblings.relabelled_figures(row["answer"], cited) + siblings.figure_of_another_name(
@@ -61,21 +52,13 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, required=True)
-    parser.add_argument("--qa", type=Path, default=Path(__file__).with_name("docs_qa.jsonl"))
-    parser.add_argument("--list", action="store_true", help="print every misread")
-    args = parser.parse_args()
-    if not args.corpus.is_dir():
-        raise SystemExit(f"no corpus folder at {args.corpus}")
+    args = arguments(__doc__)
     for split in ("dev", "test"):
         labelled, misreads = measure(args.corpus, split)
         print(f"{split}: misreads {len(misreads)} of {labelled} sentences with a labelled figure")
         if args.list:
             print("\n".join(f"  {m}" for m in misreads))
-    held, flagged = gold(args.corpus, args.qa)
-    print(f"gold answers: {len(flagged)} of {held} flagged")
-    print("\n".join(f"  {f}" for f in flagged))
+    print_gold(*gold(args.corpus, args.qa))
 
 
 if __name__ == "__main__":
