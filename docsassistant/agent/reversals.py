@@ -293,6 +293,20 @@ def unconfirmed_names(question: str, cited_sources: list[dict[str, Any]]) -> lis
     return out
 
 
+def unconfirmed_words(question: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Content words of a yes/no question that no cited source uses (stemmed): for a yes on
+    evidence the grader found incomplete, "Does Acme Vault encrypt backups?" answered "Yes
+    … [1]", [1] never speaking of encryption (QA round 12 m44). Not used on complete
+    evidence: a user's words often differ from the docs' (2 of the 2 yes answers of the
+    docs-QA yes/no questions would fail)."""
+    text = " ".join(
+        f"{s.get('title') or ''} {s.get('section') or ''} {s.get('content') or ''}" for s in cited_sources
+    )
+    missing = content_stems(question) - content_stems(text)
+    words = re.findall(r"[A-Za-z][\w-]*", question)
+    return [w for w in dict.fromkeys(words) if content_stems(w) and content_stems(w) <= missing]
+
+
 def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) -> list[str]:
     """A yes (or no) to a yes/no question that names something, which a sentence of any
     retrieved source naming the same things says the opposite of: "Does Acme Proxy also

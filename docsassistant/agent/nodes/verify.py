@@ -30,6 +30,7 @@ from docsassistant.agent.reversals import (
     is_yes_no,
     reversed_statements,
     unconfirmed_names,
+    unconfirmed_words,
 )
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
@@ -109,6 +110,9 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         unbacked += unbacked_identifiers(question, cited_sources)
         # and its names: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them (m60)
         unbacked += [n for n in unconfirmed_names(question, cited_sources) if n not in unbacked]
+        if not state.get("sufficient"):  # and, on evidence found incomplete, its words (m44)
+            missing = unconfirmed_words(question, cited_sources)
+            unbacked += [f"yes to {', '.join(missing)}"] if missing else []
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
     # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
     named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources) + unbacked_options(answer, sources)
