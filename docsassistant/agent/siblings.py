@@ -26,6 +26,7 @@ from docsassistant.agent.citations import MARKER
 from docsassistant.agent.grounding import FENCED_CODE, NUMBER_WORDS, stated_figures
 from docsassistant.agent.reversals import content_stems
 from docsassistant.agent.standalone import FOLLOW_UP
+from docsassistant.agent.word_support import cited_clauses, cited_sentences, quoted_sentence
 
 _WORD = re.compile(r"[A-Za-z][\w.-]*[A-Za-z0-9]|[A-Za-z]")
 _BREAK = re.compile(r"[.,;:!?()\[\]\n]")
@@ -153,16 +154,14 @@ def sibling_citations(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     clause's cited sources uses, while one of them names a sibling ("Acme Proxy"): "The
     default cache size of Acme Gateway is 512 MB [proxy page]" (QA round 12 m36). Quoted as
     the flag quotes sentences."""
-    from docsassistant.agent.word_support import _cited_clauses, _cited_sentences, quoted_sentence
-
     by_n = {s.get("n"): s for s in sources}
     texts = {
         n: f"{s.get('title') or ''}\n{s.get('section') or ''}\n{s.get('content') or ''}"
         for n, s in by_n.items()
     }
     out: list[str] = []
-    for sentence, _ in _cited_sentences(answer, by_n, held=False):
-        for clause, cited in _cited_clauses(sentence, by_n):
+    for sentence, _ in cited_sentences(answer, by_n, held=False):
+        for clause, cited in cited_clauses(sentence, by_n):
             for first, second in _names(MARKER.sub(" ", clause)):
                 word = _any_number(second)
                 if any(word.search(texts[n]) for n in cited):

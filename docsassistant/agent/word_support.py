@@ -54,7 +54,7 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
     stems = {s.get("n"): content_stems(_described(s)) for s in sources}
     asked = content_stems(question)
     out: list[str] = []
-    for sentence, cited in _cited_sentences(answer, stems):
+    for sentence, cited in cited_sentences(answer, stems):
         words = content_stems(_MARKERS.sub(" ", sentence))
         judged = words - asked
         if len(words) < MIN_WORDS or not judged:
@@ -100,7 +100,7 @@ def misplaced_figures(answer: str, sources: list[dict[str, Any]], question: str 
     of [2]) pass a check of the whole answer against all its citations."""
     by_n = {s.get("n"): s for s in sources}
     out: list[str] = []
-    for sentence, cited in _cited_sentences(answer, by_n):
+    for sentence, cited in cited_sentences(answer, by_n):
         own = [by_n[n] for n in cited]
         others = [s for s in sources if s.get("n") not in cited]
         missing = unbacked_numbers(sentence, own, question)
@@ -129,7 +129,7 @@ def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     # Inline code kept (prose_paragraphs drops it): a backquoted value is what is checked.
     for sentence in _ANSWER_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        for clause, cited in _cited_clauses(sentence, by_n):  # whole: a part loses its subject
+        for clause, cited in cited_clauses(sentence, by_n):  # whole: a part loses its subject
             # A figure is compared with figures; a backquoted value, without one, with those.
             kind = stated_figures if stated_figures(clause) else _code_values
             figures = set(kind(clause))
@@ -176,9 +176,7 @@ def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str 
     by_n = {s.get("n"): s for s in sources}
     stems = {n: content_stems(_described(s)) for n, s in by_n.items()}
     clauses = [
-        c
-        for sentence, _ in _cited_sentences(answer, by_n, held=False)
-        for c in _cited_clauses(sentence, by_n)
+        c for sentence, _ in cited_sentences(answer, by_n, held=False) for c in cited_clauses(sentence, by_n)
     ]
     cited_anywhere = {n for _, cited in clauses for n in cited}
     out: list[str] = []
@@ -222,7 +220,7 @@ def rival_statements(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     by_n = {s.get("n"): s for s in sources}
     stems = {n: content_stems(_described(s)) for n, s in by_n.items()}
     out: list[str] = []
-    for sentence, _ in _cited_sentences(answer, by_n, held=False):
+    for sentence, _ in cited_sentences(answer, by_n, held=False):
         for clause, cited in _cited_parts(sentence, by_n):
             words = _words(clause)
             figures = set(stated_figures(clause))
@@ -245,10 +243,10 @@ _FIGURE_PARTS = re.compile(r",?\s+(?:and|while|whereas|but)\s+|;\s+|,\s+")
 
 
 def _cited_parts(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[int]]]:
-    """`_cited_clauses`, each cut further into parts that state a figure when it states two
+    """`cited_clauses`, each cut further into parts that state a figure when it states two
     or more; a part without a figure joins the part before it."""
     out: list[tuple[str, list[int]]] = []
-    for clause, cited in _cited_clauses(sentence, known):
+    for clause, cited in cited_clauses(sentence, known):
         if len(stated_figures(clause)) < 2:
             out.append((clause, cited))
             continue
@@ -287,7 +285,7 @@ def _words(text: str) -> set[str]:
     return {w for w in content_stems(_MARKERS.sub(" ", text)) if not any(ch.isdigit() for ch in w)}
 
 
-def _cited_clauses(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[int]]]:
+def cited_clauses(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[int]]]:
     """A sentence cut after each run of markers ("A is 5 [1] and B is 7 [2]."): each part
     with the known sources its run cites; text after the last run joins the last part."""
     out: list[tuple[str, list[int]]] = []
@@ -312,7 +310,7 @@ def _described(source: dict[str, Any]) -> str:
     return f"{source.get('title') or ''} {source.get('section') or ''} {_seen(source)}"
 
 
-def _cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -> list[tuple[str, list[int]]]:
+def cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -> list[tuple[str, list[int]]]:
     """(sentence, the source numbers it cites) for each prose sentence citing a known source.
 
     A sentence without markers takes those of the next cited sentence of its paragraph, as
