@@ -165,7 +165,8 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     unchecked = unchecked_sentences(answer, claims or [])
     # A trailing sentence no claim covers is word-checked against the citation before it;
     # the reader is better told it was never checked at all.
-    weak = [w for w in weak if w not in {quoted_sentence(s) for s in unchecked}]
+    never_checked = {quoted_sentence(s) for s in unchecked}
+    weak = [w for w in weak if w not in never_checked]
     verdict = judge(
         cited,
         claims,
