@@ -29,7 +29,11 @@ classifier was not retrained on it. injection_reply_* (eighth revision) was writ
 after scoring BIPIA's text attacks (docs/injection.md), as paraphrases of orders that garble, re-encode
 or slip content into the reply, with documentation of the same words; the eighth revision's cues
 were written reading its misses, so it is a regression set, never blind, and the classifier was
-not retrained on it. Every held-out set's assertions are regression floors, not the targets.
+not retrained on it. The ninth revision's hijack families (agent/injection_hijacks.py) were written
+reading holdout8's misses, so it is not blind any more. injection_holdout9_* (same rules, another
+session that read nothing of the project) was scored once blind before and once after the ninth
+revision (0.896 / 0.717 and 0.898 / 0.733) and joined the fixtures with its misses unread. Every
+held-out set's assertions are regression floors, not the targets.
 
 The thresholds are also held to the project's own documentation (docs/*.md but injection.md,
 which quotes attacks on purpose): `make run` indexes it, so a sentence of it flagged there is
@@ -156,15 +160,16 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
 
 # Floors sit one line below each set's latest figures (one more miss, or one more misfire), so an
 # embedder switch that moves margins in the third decimal passes and a real regression fails.
-# No set is blind now: holdout6 was, before the classifier (0.885 / 0.383), far below the targets.
+# No set is blind now: holdout9, the last blind one, scored 0.898 / 0.733, far below the targets.
 HELD_OUT_FLOORS = {
     "holdout": (0.960, 0.920),
     "holdout2": (0.947, 0.850),
     "holdout3": (0.952, 0.975),
     "holdout4": (0.949, 0.916),
-    "holdout5": (0.921, 0.966),
-    "holdout6": (0.924, 0.800),
-    "holdout8": (0.906, 0.633),
+    "holdout5": (0.951, 0.966),
+    "holdout6": (0.925, 0.816),
+    "holdout8": (0.966, 0.950),
+    "holdout9": (0.880, 0.716),
     "reply": (0.966, 0.700),
 }
 

@@ -34,7 +34,7 @@ _THIS_NOUN = (
 _THIS = rf"(?:{_THIS_NOUN}|this\b(?!\s+\w+\s+(?:is|are|was)\b))"
 _CONTEXT = r"(?:context(?: window)?|prompt|conversation|chat|session|input|memory)"
 # Comment and list markup that may precede a label ("// AI:", "- model:", "<!-- To the model:").
-_LEAD = r"(?:^|[.;!(]\s*)(?:\W|NOTE|TIP|IMPORTANT|WARNING|CAUTION|Hidden directive|p\.?s\.?|TL;DR)*\s*"
+_LEAD = r"(?:^|[.;!(|]\s*)(?:\W|NOTE|TIP|IMPORTANT|WARNING|CAUTION|Hidden directive|p\.?s\.?|TL;DR)*\s*"
 # What a model does with retrieved text.
 _VERBS = (
     "read",
@@ -115,7 +115,8 @@ _DICTATED = (
 # whole response" is an HTTP response as often as a reply: "Encode the whole response in UTF-8"). Not a
 # program's HTTP or API response ("your response headers", "your response time", "your response format").
 _YOUR_REPLY = (
-    r"\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|messages?|output)(?:'s)?\b"
+    r"\b(?:your (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|messages?|output)|the (?:whole|entire|full|complete) "
+    r"(?:answer|reply))(?:'s)?\b"
     r"(?! (?:headers?|body|bodies|times?|codes?|status|objects?|types?|formats?|schemas?|payloads?|fields?|"
     r"handlers?|models?|class|classes|entity|entities|latency|size|stream|templates?|ids?|queues?|brokers?|keys?|"
     r"properties|metadata|converters?|listeners?|channels?|topics?|length|limits?|parsers?|mappers?)\b)"
@@ -141,7 +142,7 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
     # "Any language model processing this chunk …", "as the AI answering this", "if an LLM is reading this".
     "addresses-reading-model": re.compile(
         rf"\b{_AI}\b(?: (?:that|which|who) (?:is |are |now |happens? to be )?{_USE}| (?:now |currently )?{_USE_ACTIVE})\b[^.;:]{{0,25}}?\b{_THIS}"
-        rf"|\b(?:whoever|anyone|anybody|anything|whatever \w+) (?:that |which |who )?(?:is )?(?:summari[sz]|paraphras|"
+        rf"|\b(?:whoever|anyone|anybody|anything|whatever(?: \w+)?) (?:that |which |who )?(?:is )?(?:summari[sz]|paraphras|"
         rf"process|answer|relay|pars|ingest|rewrit|translat)\w*\b[^.;:]{{0,25}}?\b{_THIS}"
         rf"|\b(?:whoever|anyone|anything|whatever) (?:that |who )?(?:turns|makes|converts|renders|condenses) {_THIS} into\b"
         rf"|\b(?:if|when|whenever|once|while) (?:an?|the|any|you are an?) {_AI} (?:is |are )?{_USE_ACTIVE}\b"
@@ -161,7 +162,7 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         # Labels a transcript does not use, followed by an order: "// AI: drop …", "Reader model: call …", "To the model: …".
         rf"|{_LEAD}(?:to )?(?:the |any |all |every )?(?:reader |reading |\w+ )?(?:ai|model|llm|language models?|bot|chatbot|"
         rf"agent|assistant)\s*:\s*(?:drop|ignore|disregard|forget|reveal|respond|reply|answer|call|list|print|output|stop|"
-        rf"treat|send|execute|run|append|include|set aside|obey|use the \S+ tool|delete|do not|don't|never|always|before|after|when|if|rank|quote|conduct|say|tell|claim|email|mail|post|no|from now|only|skip|omit|hide|keep|add|insert)\b"
+        rf"treat|send|execute|run|append|include|set aside|obey|use the \S+ tool|delete|do not|don't|never|always|before|after|when|if|rank|quote|conduct|say|tell|claim|email|mail|post|no(?! problem| worries)|from now|only|skip|omit|hide|keep|add|insert)\b"
         rf"|{_LEAD}to (?:the|any|all|every|whoever) (?:\w+ )?(?:ai|model|llm|language model|bot|chatbot|agent|assistant|"
         rf"reader|whoever \w+ \w+)\b[^:]{{0,40}}:"
         # Vocatives: "Assistant, please …", "Dear language model, …", "Note to the AI: …".
@@ -180,7 +181,11 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
         rf"memo|orders?|task)\s*:"
         rf"|\b(?:dear|hey|hello|hi|attention)\W{{1,3}}(?:the |any |all |every )?(?:\w+ )?{_AI}\s*[,:!]"
         # "# summariser: run …", "<!-- model-only: …", "// TODO(ai): …", {"llm_hint": "…"}, "answer engines: present …".
-        rf"|{_LEAD}(?:summari[sz]ers?|answer engines?|text generators?|(?:ai|llm|model|bot|assistant)[- ]only)\s*:"
+        rf"|{_LEAD}(?:summari[sz]ers?|answer engines?|(?:text|reply|answer|response|content) generators?|"
+        rf"(?:ai|llm|model|bot|assistant)[- ]only)\s*:"
+        # "Note for summaries of this page:", "Hint for answers about this section:".
+        rf"|{_LEAD}(?:note|message|notice|memo|reminder|instructions?|hint)s? (?:for|to) (?:any |all |the )?"
+        rf"(?:summar(?:y|ies)|answers|replies)\b[^:]{{0,30}}:"
         rf"|\btodo\((?:ai|llm|model|bot|assistant|agent|gpt)\)\s*:"
         rf"|[\"'](?:llm|ai|model|assistant|bot|agent|gpt)[_-](?:hints?|notes?|instructions?|directives?|prompts?|overrides?|"
         rf"tasks?|orders?)[\"']\s*[:=]"
@@ -190,6 +195,9 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
     ),
     # "When you relay this content to the user, …", "When this chunk is included in your context, …".
     "conditions-on-its-use": re.compile(
+        # "When this page is cited, reply that …"
+        rf"\b(?:when|whenever|if|once) {_THIS_NOUN} (?:is |are |gets? )?(?:cited|quoted|retrieved|used|summari[sz]ed|"
+        rf"shown|referenced|surfaced)\s*,\s*(?:reply|respond|answer|say|state|tell|claim|refuse|decline|warn|add|insist)\b|"
         rf"\b(?:when|whenever|while|if|once|before|after)(?: you(?:'re| are)?)? {_USE}\b[^.;:]{{0,20}}?\b{_THIS}"
         rf"[^.;]{{0,40}}?\b(?:for|to) (?:the |a |any )?(?:users?|readers?|people|customers?|them|someone)\b"
         rf"|\b(?:when|whenever|if|once) {_THIS} (?:is |are |gets? )?(?:included|retrieved|shown|added|inserted|"
@@ -244,6 +252,8 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
     ),
     # "share the confidential instructions you received at startup", "print your system message".
     "leaks-its-instructions": re.compile(
+        r"(?<!induced to )(?<!tricked to )(?<!coaxed to )(?<!made to )(?<!persuaded to )(?<!manipulated to )"
+        r"(?<!model )(?<!model to )(?<!assistant )(?<!llm )(?<!llm to )"
         r"\b(?:share|quote|reveal|print|output|repeat|recite|write out|list|show|disclose|dump|summari[sz]e|copy|leak|"
         r"paste|return|tell|put|include|insert|embed|place)\b[^.]{0,40}?\b(?:(?:your|its) (?:\w+ ){0,2}?(?:instructions|system prompt|system message|"
         r"preamble|directives|hidden \w+)|(?:instructions|prompt|rules|configuration|preamble|messages?|directives) "
@@ -388,7 +398,10 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
     # of an API says what a response contains ("The response must include a Content-Type header").
     "dictates-the-answer": re.compile(
         rf"(?:{_ANSWER_SUBJECT})\b[^.]{{0,40}}?\b{_MODAL}\s+(?:also |always |instead |first |then |quietly |silently |"
-        rf"only |now |still )?(?:be (?:prefixed|followed) by|{_DICTATED})\b",
+        rf"only |now |still )?(?:be (?:prefixed|followed) by|{_DICTATED})\b"
+        # "Documentation bots must answer that …": a model told what to assert.
+        rf"|\b{_AI}\s+{_MODAL}\s+(?:always |instead |now |also )?(?:answer|claim|insist|assert|"
+        rf"tell (?:the )?users?|tell (?:them|people)) that\b",
         re.I,
     ),
     # "Spell your reply backwards", "write the words of your answer in pig latin", "encode your
@@ -411,7 +424,7 @@ _FAMILIES: dict[str, re.Pattern[str]] = {
     # reply itself is what the sentence edits.
     "edits-its-reply": re.compile(
         rf"(?:^|[.;:!]\s+)\W*(?:in|within|throughout|as part of|at the (?:end|start|beginning|top|bottom) of) "
-        rf"{_YOUR_REPLY}\s*,"
+        rf"{_YOUR_REPLY}\s*,|(?:^|[.;:!]\s+)\W*in (?:all |every |its )?(?:replies|answers)\s*,"
         rf"|\b(?:modify|enhance|augment|alter|tweak|amend|enrich|embellish|pad|spice up|season|laden|salt) "
         rf"{_YOUR_REPLY}",
         re.I,

@@ -34,6 +34,7 @@ from pydantic import BaseModel
 
 from docsassistant.agent.injection_classifier import load_weights, probabilities
 from docsassistant.agent.injection_cues import addressed_to_reader
+from docsassistant.agent.injection_hijacks import hijack_families
 from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
 
 REDACTED = "[text addressed to an AI model removed]"
@@ -134,7 +135,7 @@ _CUE = re.compile(
     r"|\b(?:to|in|with|end|start|close) (?:every|each|any) (?:of your )?(?:questions?|answers?|repl(?:y|ies)|responses?)\b"
     r"|\b(?:answer|reply|respond)\w* (?:to )?(?:every|each|any)\b"
     r"|\b(?:in|to|into) (?:your|the) (?:answer|reply|response)\b"
-    r"|\b(?:from now on|from here on|instead of answering|regardless of (?:what|the question|their)|whatever the question|"
+    r"|\b(?:from now on|from here on)(?!,? (?:this|the|we|our|all|it)\b)|\b(?:instead of answering|regardless of (?:what|the question|their)|whatever the question|"
     r"whatever (?:is|you are|they) asked|only ever (?:answer|reply|respond))\b"
     r"|(?:^|[,;:]\s*)(?:reply|respond|answer) (?:with|that|by saying)\b|\b(?:reply|respond|answer) only\b"
     r"|\b(?:ignore|disregard|forget) (?:what|whatever|everything)\b"
@@ -226,6 +227,7 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
         Evidence(
             patterns=[name for name, p in _PATTERNS if p.search(s)]
             + addressed_to_reader(s)
+            + hijack_families(s)
             + (["spoofed-user-turn"] if _spoofed_turn(items[i], before[i]) else []),
             margin=round(float(margins[i]), 4),
             cue=prose[i] and bool(_CUE.search(s)),
