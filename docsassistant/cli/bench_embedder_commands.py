@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from docsassistant.cli.errors import friendly_errors
-from docsassistant.cli.eval_commands import _fmt, _skip, _verdict, _write_json, console
+from docsassistant.cli.output import console, fmt, skip, verdict, write_json
 
 
 def compare_embedders(directory: Path, names: list[str], *, embed_only: bool, json_out: Path | None) -> None:
@@ -44,7 +44,7 @@ def compare_embedders(directory: Path, names: list[str], *, embed_only: bool, js
             str(r["chunks"]),
             f"{r['ingest_s']:.2f}",
             f"{r['chunks_per_s']:.2f}",
-            _fmt(r["chunks_per_cpu_s"], 2),
+            fmt(r["chunks_per_cpu_s"], 2),
             f"{r['peak_rss_mb']:.1f}",
             f"{q['p50_ms']:.2f} / {q['p95_ms']:.2f}",
             str(r["load_average_end"]),
@@ -53,7 +53,7 @@ def compare_embedders(directory: Path, names: list[str], *, embed_only: bool, js
     for name, run in result["runs"].items():
         if name != "torch":
             _print_onnx_verdicts(name, run, result)
-    _write_json(json_out, result)
+    write_json(json_out, result)
 
 
 def _print_onnx_verdicts(name: str, run: dict, result: dict) -> None:
@@ -64,16 +64,16 @@ def _print_onnx_verdicts(name: str, run: dict, result: dict) -> None:
         ok = result[f"{key}_speedup"] >= be.TARGET_ONNX_SPEEDUP
         console.print(
             f"{name} / torch throughput: {result[f'{key}_speedup']:.3f}× wall "
-            f"(target ≥ {be.TARGET_ONNX_SPEEDUP}×) {_verdict(ok)}; "
-            f"{_fmt(result[f'{key}_speedup_cpu'])}× per CPU-second of this process",
+            f"(target ≥ {be.TARGET_ONNX_SPEEDUP}×) {verdict(ok)}; "
+            f"{fmt(result[f'{key}_speedup_cpu'])}× per CPU-second of this process",
             highlight=False,
         )
     rss_ok = run["peak_rss_mb"] <= be.TARGET_ONNX_PEAK_RSS_MB
     p50_ok = run["query_embedding"]["p50_ms"] <= be.TARGET_QUERY_EMBED_P50_MS
     console.print(
         f"{name} peak RSS {run['peak_rss_mb']:.1f} MB (target ≤ {be.TARGET_ONNX_PEAK_RSS_MB} MB) "
-        f"{_verdict(rss_ok)}; query embedding p50 {run['query_embedding']['p50_ms']:.2f} ms "
-        f"(target ≤ {be.TARGET_QUERY_EMBED_P50_MS} ms) {_verdict(p50_ok)}",
+        f"{verdict(rss_ok)}; query embedding p50 {run['query_embedding']['p50_ms']:.2f} ms "
+        f"(target ≤ {be.TARGET_QUERY_EMBED_P50_MS} ms) {verdict(p50_ok)}",
         highlight=False,
     )
 
@@ -92,7 +92,7 @@ def search_during_ingest(
 ) -> None:
     """search_docs p50/p95 idle vs while this process indexes DIRECTORY (as an upload does)."""
     if not directory.is_dir():
-        _skip(f"corpus folder {directory} not found (the shared data is not on this machine?).")
+        skip(f"corpus folder {directory} not found (the shared data is not on this machine?).")
     from docsassistant import bench_embedders as be
 
     with friendly_errors():
@@ -107,23 +107,23 @@ def search_during_ingest(
         table.add_row(
             "idle (both windows)" if case == "idle" else case.replace("_", " "),
             str(s["n"]),
-            _fmt(s["p50_ms"], 2),
-            _fmt(s["p95_ms"], 2),
-            _fmt(s["p99_ms"], 2),
-            _fmt(s["max_ms"], 2),
+            fmt(s["p50_ms"], 2),
+            fmt(s["p95_ms"], 2),
+            fmt(s["p99_ms"], 2),
+            fmt(s["max_ms"], 2),
         )
     console.print(table)
     ratio = r["p95_ratio"]
     console.print(
-        f"p95 during / idle: {_fmt(ratio)} (target ≤ {be.TARGET_DURING_INGEST_P95_RATIO}) "
-        f"{_verdict(None if ratio is None else ratio <= be.TARGET_DURING_INGEST_P95_RATIO)} "
-        f"(against the window before alone: {_fmt(r['p95_ratio_vs_idle_before'])}); "
-        f"the ingest took {_fmt(r['ingest_s'], 1)} s for {r['ingest_chunks']} chunks "
-        f"({_fmt(r['ingest_waited_s'], 2)} s of it waiting for searches); "
+        f"p95 during / idle: {fmt(ratio)} (target ≤ {be.TARGET_DURING_INGEST_P95_RATIO}) "
+        f"{verdict(None if ratio is None else ratio <= be.TARGET_DURING_INGEST_P95_RATIO)} "
+        f"(against the window before alone: {fmt(r['p95_ratio_vs_idle_before'])}); "
+        f"the ingest took {fmt(r['ingest_s'], 1)} s for {r['ingest_chunks']} chunks "
+        f"({fmt(r['ingest_waited_s'], 2)} s of it waiting for searches); "
         f"load average at the end {r['load_average_end']}.",
         highlight=False,
     )
-    _write_json(json_out, r)
+    write_json(json_out, r)
 
 
 def register(bench_app: typer.Typer) -> None:
