@@ -716,7 +716,7 @@ def test_a_draft_is_no_answer_until_its_reasoning_closes_or_its_reply_ends() -> 
     """Reasoning streamed with no opening `<think>` (open-webui/open-webui#9808), its
     `</think>` split over tokens as a real tokenizer splits it: the half-arrived tag is never
     drawn, and the draft is the answer only after the tag, or once generate ends."""
-    from docsassistant.ui.render import StreamedDraft
+    from docsassistant.ui.live import StreamedDraft
 
     draft = StreamedDraft()
     drawn = []

@@ -133,7 +133,7 @@ def test_reasoning_left_in_the_reply_is_not_the_answer(docs: Path, model: ShapeF
 def _drawn(question: str, **kwargs: Any) -> list[str]:
     """What the chat page draws in the answer area after each streamed token of a turn."""
     from docsassistant.agent.runner import stream_turn
-    from docsassistant.ui.render import StreamedDraft
+    from docsassistant.ui.live import StreamedDraft
 
     draft, drawn = StreamedDraft(), []
     for evt in stream_turn(question, **kwargs):
@@ -159,7 +159,7 @@ def test_reasoning_is_not_shown_while_the_answer_streams(docs: Path, model: Shap
 def _live_page(events: list, may_think: bool = True) -> None:
     """The chat page's answer area after these events of a running turn (an AppTest script:
     it runs on its own, so its annotations name builtins only)."""
-    from docsassistant.ui.render import LiveTurn
+    from docsassistant.ui.live import LiveTurn
 
     live = LiveTurn(may_think=may_think)
     for evt in events:
@@ -1389,7 +1389,7 @@ def test_flag_table_in_docs_matches_the_flags_the_code_sets() -> None:
     table = (Path(__file__).parent.parent / "docs" / "flags.md").read_text(encoding="utf-8")
     documented = re.findall(r"^\| `([a-z_]+)` \|", table, re.M)
     assert sorted(documented) == sorted(FLAG_KINDS)
-    from docsassistant.ui.render import FLAG_STYLE
+    from docsassistant.ui.labels import FLAG_STYLE
 
     assert sorted(FLAG_STYLE) == sorted(FLAG_KINDS)  # every flag has its badge in the UI
 

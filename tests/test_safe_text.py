@@ -13,8 +13,8 @@ import pytest
 from hostile_markdown import hostile_answers
 from markdown_it import MarkdownIt
 
-from docsassistant.ui.render import event_line, live_label
 from docsassistant.ui.safe_text import ZWSP, code_span, esc, plain_markdown, safe_markdown
+from docsassistant.ui.trace_text import event_line, live_label
 
 PIXEL = "http://127.0.0.1:9/p.png?leak=secret"
 PARSER = MarkdownIt("commonmark").enable("table")

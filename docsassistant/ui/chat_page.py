@@ -13,6 +13,8 @@ import streamlit as st
 from docsassistant.agent.records import TurnRecord
 from docsassistant.config import Settings, get_settings
 from docsassistant.ui import render
+from docsassistant.ui.live import LiveTurn
+from docsassistant.ui.safe_text import esc, plain_markdown
 from docsassistant.ui.sidebar import (
     NOTICE_KEY,
     OFFLINE_KEY,
@@ -112,15 +114,15 @@ def run_turn_live(
         return thread_id
     except Exception as exc:
         with st.chat_message("user"):
-            st.markdown(render.plain_markdown(question))
-        st.error(render.plain_markdown(f"The question could not be run: {exc}"), icon=":material/error:")
+            st.markdown(plain_markdown(question))
+        st.error(plain_markdown(f"The question could not be run: {exc}"), icon=":material/error:")
         return thread_id
     with st.chat_message("user"):
-        st.markdown(render.plain_markdown(question))
+        st.markdown(plain_markdown(question))
     with st.chat_message("assistant"):
         settings = get_settings()
-        # Only a reasoning model's draft is drawn as a draft until it ends (render.StreamedDraft).
-        live = render.LiveTurn(may_think=_may_think(settings.ollama_host, settings.chat_model))
+        # Only a reasoning model's draft is drawn as a draft until it ends (live.StreamedDraft).
+        live = LiveTurn(may_think=_may_think(settings.ollama_host, settings.chat_model))
         try:
             live.on_event(first)
             for evt in events:
@@ -178,7 +180,7 @@ def render_shared(token: str) -> None:
         return
     turns = share["turns"]
     with st.container():
-        st.header(render.esc(share["title"]), anchor=False)
+        st.header(esc(share["title"]), anchor=False)
         show_notice()
         st.info(
             f"Read-only snapshot of a shared conversation ({len(turns)} turn{'s' * (len(turns) != 1)}, "
@@ -217,7 +219,7 @@ def render_chat(settings: Settings) -> None:
     # run to run (a shifted chat message would show stale content while a turn streams).
     with st.container():
         if conversation:
-            st.header(render.esc(conversation["title"]), anchor=False)
+            st.header(esc(conversation["title"]), anchor=False)
         else:
             st.title("DocsAssistant", anchor=False)
         render_health(status)

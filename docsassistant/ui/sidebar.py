@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from docsassistant.ui import render
+from docsassistant.ui.safe_text import esc, plain_markdown
 
 OFFLINE_KEY = "offline_results"  # search-only answers shown while the model is unavailable
 NOTICE_KEY = "notice"  # a message to show once after a callback
@@ -110,12 +110,12 @@ def sidebar_conversations(thread_id: str | None) -> None:
                 current = conv["thread_id"] == thread_id
                 label = short(conv["title"], 27 if current else 32)
                 st.button(
-                    f"**{render.esc(label)}**" if current else render.esc(label),
+                    f"**{esc(label)}**" if current else esc(label),
                     key=f"conv-{conv['thread_id']}",
                     type="tertiary",
                     icon=":material/chat:" if current else ":material/chat_bubble_outline:",
                     # Tooltips are markdown and show images: the title is escaped there too.
-                    help=render.plain_markdown(conv["title"]) if label != conv["title"] else None,
+                    help=plain_markdown(conv["title"]) if label != conv["title"] else None,
                     on_click=open_thread,
                     args=(conv["thread_id"],),
                 )

@@ -18,16 +18,18 @@ from hostile_markdown import hostile_answers
 
 from docsassistant.agent.records import TurnRecord
 from docsassistant.ui import render
+from docsassistant.ui.live import LiveTurn
+from docsassistant.ui.safe_text import esc, plain_markdown
 
 pixel = os.environ["PIXEL_URL"]
 question = f"What is the default? ![q]({pixel}&question) [me](http://evil.example/q)"
 answer = "\n\n".join(["The default is **42** [1]. END-OF-ANSWER", *hostile_answers(pixel)])
 record = TurnRecord(question=question, answer=answer, status="completed")
 
-st.header(render.esc(question), anchor=False)  # as the chat page titles a conversation
-st.button("conversation", help=render.plain_markdown(question))  # as the sidebar's tooltip
+st.header(esc(question), anchor=False)  # as the chat page titles a conversation
+st.button("conversation", help=plain_markdown(question))  # as the sidebar's tooltip
 with st.chat_message("assistant"):
-    live = render.LiveTurn()
+    live = LiveTurn()
     for start in range(0, len(answer), 40):  # streamed in pieces, as tokens arrive
         live.on_event({"type": "token", "text": answer[start : start + 40]})
     live.on_event({"type": "turn_complete", "record": record, "thread_id": None})
