@@ -281,7 +281,8 @@ def test_cli_eval_search_writes_json_and_fails_on_missing_data(clean_db, tmp_pat
 def test_synthetic_vectors_are_unit_length_and_near_their_base() -> None:
     import numpy as np
 
-    from docsassistant.bench import _unit, latency_summary, synthetic_vectors
+    from docsassistant.bench.measure import latency_summary
+    from docsassistant.bench.synthetic import _unit, synthetic_vectors
 
     base = _unit(np.random.default_rng(1).normal(size=(5, 16)))
     vectors = synthetic_vectors(base, 50, sigma=0.01)
@@ -295,10 +296,10 @@ def test_synthetic_vectors_are_unit_length_and_near_their_base() -> None:
 def test_bench_ingest_search_and_synthetic_on_a_tiny_corpus(clean_db, settings, tmp_path: Path) -> None:
     import sqlalchemy as sa
 
-    from docsassistant import bench
+    from docsassistant.bench import ingest, search, synthetic
 
     corpus = _tiny_corpus(tmp_path)
-    result = bench.bench_ingest(corpus, chunk_size=400, overlap=50, settings=settings)
+    result = ingest.bench_ingest(corpus, chunk_size=400, overlap=50, settings=settings)
     assert result["files"] == 3 and result["files_by_status"]["added"] == 3
     assert result["chunks"] == result["embedded_texts"] > 0
     assert result["reingest_changed_files"] == 0 and result["ratio"] > 0
@@ -308,13 +309,13 @@ def test_bench_ingest_search_and_synthetic_on_a_tiny_corpus(clean_db, settings, 
         assert conn.execute(sa.text("SELECT count(*) FROM documents")).scalar() == 0
 
     ev.index_corpus(corpus, settings=settings)
-    latency = bench.bench_search(queries=4, warmup=1, qa_path=_tiny_qa(tmp_path), settings=settings)
+    latency = search.bench_search(queries=4, warmup=1, qa_path=_tiny_qa(tmp_path), settings=settings)
     assert latency["queries"] == 4 and latency["queries_from_qa"] == 4
     assert latency["unfiltered"]["n"] == 4 and latency["filtered"]["p95_ms"] > 0
     assert latency["unfiltered_paced"]["n"] == 4 and latency["paced_pause_s"] > 0
     assert latency["store_hnsw"]["100"]["recall_at_10"] == 1.0  # 3 chunks: nothing to miss
 
-    synthetic = bench.bench_synthetic(300, n_queries=5, ef_values=(40,), settings=settings)
+    synthetic = synthetic.bench_synthetic(300, n_queries=5, ef_values=(40,), settings=settings)
     assert synthetic["exact_vs_numpy_agreement"] == 1.0
     assert 0.0 <= synthetic["ann"]["40"]["recall_at_10"] <= 1.0 and synthetic["ann"]["40"]["uses_index"]
     with clean_db.connect() as conn:
@@ -324,16 +325,16 @@ def test_bench_ingest_search_and_synthetic_on_a_tiny_corpus(clean_db, settings, 
 def test_bench_ingest_with_nothing_to_index_says_so(clean_db, settings, tmp_path: Path) -> None:
     """A component folder with no supported file (or only symlinks) gave a TypeError deep in
     the report; now a clear error names the folder."""
-    from docsassistant import bench
+    from docsassistant.bench import ingest
 
     (tmp_path / "corpus" / "empty").mkdir(parents=True)
     (tmp_path / "corpus" / "empty" / "notes.xyz").write_text("not a supported type", encoding="utf-8")
     with pytest.raises(ValueError, match="No chunks were indexed"):
-        bench.bench_ingest(tmp_path / "corpus", settings=settings)
+        ingest.bench_ingest(tmp_path / "corpus", settings=settings)
 
 
 def test_embedder_speedups_are_over_torch_for_each_onnx_run() -> None:
-    from docsassistant.bench_embedders import speedups
+    from docsassistant.bench.embedders import speedups
 
     runs = {
         "torch": {"chunks_per_s": 2.0, "chunks_per_cpu_s": 4.0},

@@ -18,7 +18,8 @@ bench_app = typer.Typer(
 
 
 def _print_ingest(r: dict) -> None:
-    b = _bench_module()
+    from docsassistant.bench import measure as b
+
     table = Table(title=f"Ingestion benchmark: {r['corpus']}")
     for col in ("measure", "value", "target", ""):
         table.add_column(col)
@@ -90,13 +91,6 @@ def _print_ingest(r: dict) -> None:
         console.print(f"[red]failed[/] {failed['source_path']}: {failed['reason']}", highlight=False)
 
 
-def _bench_module():
-    """docsassistant.bench, imported on first use (it pulls in numpy and the store)."""
-    from docsassistant import bench
-
-    return bench
-
-
 @bench_app.command("ingest")
 def bench_ingest(
     directory: Annotated[Path, typer.Argument(help="Corpus folder; each top-level folder is a component.")],
@@ -137,7 +131,9 @@ def bench_ingest(
         )
     with friendly_errors(), progress_bar() as bar:
         task = bar.add_task("Indexing", total=None)
-        result = _bench_module().bench_ingest(
+        from docsassistant.bench import ingest
+
+        result = ingest.bench_ingest(
             directory,
             chunk_size=chunk_size,
             overlap=overlap,
@@ -175,14 +171,16 @@ def _latency_table(title: str, rows: list[tuple[str, dict]], p50: float | None, 
 
 def _latency_targets(chunks: int) -> tuple[float | None, float]:
     """(p50, p95) targets in ms for a store of this size."""
-    b = _bench_module()
+    from docsassistant.bench import measure as b
+
     if chunks >= b.SCALE_CHUNKS:
         return None, b.TARGET_P95_MS_AT_SCALE
     return b.TARGET_P50_MS, b.TARGET_P95_MS
 
 
 def _print_synthetic(r: dict) -> None:
-    b = _bench_module()
+    from docsassistant.bench import measure as b
+
     console.print(
         f"Synthetic HNSW: {r['n']} × {r['dim']} vectors ({r['vectors']}); queries: {r['queries']} "
         f"{r['query_vectors']}.",
@@ -259,7 +257,9 @@ def bench_search(
             from docsassistant.search import list_components
 
             settings = get_settings()
-            chosen, _, _ = _bench_module().choose_queries(
+            from docsassistant.bench import search
+
+            chosen, _, _ = search.choose_queries(
                 settings, queries, qa, warmup, set(list_components(settings))
             )
         _run_synthetic(
@@ -268,7 +268,9 @@ def bench_search(
         write_json(json_out, out)
         return
     with friendly_errors():
-        result = _bench_module().bench_search(
+        from docsassistant.bench import search
+
+        result = search.bench_search(
             queries=queries,
             qa_path=qa,
             warmup=warmup,
@@ -327,8 +329,10 @@ def _run_synthetic(
     ef_construction: int | None,
 ) -> None:
     with friendly_errors():
-        vectors = _bench_module().query_embeddings(texts[:n_queries])
-        syn = _bench_module().bench_synthetic(
+        from docsassistant.bench import search, synthetic
+
+        vectors = search.query_embeddings(texts[:n_queries])
+        syn = synthetic.bench_synthetic(
             n,
             query_vectors=vectors,
             n_queries=n_queries,

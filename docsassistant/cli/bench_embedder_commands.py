@@ -1,5 +1,5 @@
 """Embedder benchmark output: `bench ingest --embedders torch,onnx,onnx-int8` and
-`bench search-during-ingest` (see docsassistant/bench_embedders.py)."""
+`bench search-during-ingest` (see docsassistant/bench/embedders.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from docsassistant.cli.output import console, fmt, skip, verdict, write_json
 
 
 def compare_embedders(directory: Path, names: list[str], *, embed_only: bool, json_out: Path | None) -> None:
-    from docsassistant import bench_embedders as be
+    from docsassistant.bench import embedders as be
 
     unknown = sorted(set(names) - {"torch", "onnx", "onnx-int8"})
     if unknown:
@@ -57,7 +57,7 @@ def compare_embedders(directory: Path, names: list[str], *, embed_only: bool, js
 
 
 def _print_onnx_verdicts(name: str, run: dict, result: dict) -> None:
-    from docsassistant import bench_embedders as be
+    from docsassistant.bench import embedders as be
 
     key = name.replace("-", "_")
     if f"{key}_speedup" in result:
@@ -93,7 +93,7 @@ def search_during_ingest(
     """search_docs p50/p95 idle vs while this process indexes DIRECTORY (as an upload does)."""
     if not directory.is_dir():
         skip(f"corpus folder {directory} not found (the shared data is not on this machine?).")
-    from docsassistant import bench_embedders as be
+    from docsassistant.bench import embedders as be
 
     with friendly_errors():
         r = be.bench_search_during_ingest(

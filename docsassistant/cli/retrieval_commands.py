@@ -196,7 +196,7 @@ def inflate(
     sigma: Annotated[float, typer.Option(help="Per-dimension noise on the copied embeddings.")] = 0.04,
 ) -> None:
     """Add synthetic copies of the store's chunks (ONLY on a scratch copy of a store)."""
-    from docsassistant.bench_scale import inflate_store
+    from docsassistant.bench.scale import inflate_store
 
     settings = get_settings()
     console.print(
@@ -215,7 +215,7 @@ def inflate(
 
 def deflate() -> None:
     """Remove the synthetic components added by `bench inflate`."""
-    from docsassistant.bench_scale import deflate_store
+    from docsassistant.bench.scale import deflate_store
 
     with friendly_errors():
         console.print(f"Removed {deflate_store()} synthetic documents.")

@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from docsassistant.bench import latency_summary, load_average
+from docsassistant.bench.measure import latency_summary, load_average
 from docsassistant.evaluation import load_qa
 from docsassistant.mcp.keys import add_key, revoke_key
 from docsassistant.search import search_docs

@@ -24,7 +24,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from docsassistant.bench import PACED_PAUSE_S, choose_queries, latency_summary, load_average, machine
+from docsassistant.bench.measure import latency_summary, load_average, machine
+from docsassistant.bench.search import PACED_PAUSE_S, choose_queries
 from docsassistant.config import Settings, get_settings
 from docsassistant.evaluation import component_folders, settings_summary
 from docsassistant.ingest import index_paths, validate_component
