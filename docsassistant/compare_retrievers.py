@@ -14,9 +14,10 @@ from statistics import mean
 
 import sqlalchemy as sa
 
+from docsassistant.beir_eval import BeirData, ranx_metrics
 from docsassistant.config import Settings, get_settings
 from docsassistant.embeddings import get_embedder
-from docsassistant.evaluation import BeirData, QAQuestion, evidence_found, ranx_metrics
+from docsassistant.evaluation import QAQuestion, evidence_found
 from docsassistant.fusion import DEFAULT_METHOD, DEFAULT_WEIGHTS, DOCUMENT_DECAY, Method, diversify, fuse
 from docsassistant.passages import widen_hits
 from docsassistant.retrievers import LIST_NAMES, ranked_lists

@@ -9,7 +9,8 @@ import pytest
 from conftest import write
 
 from docsassistant import compare_retrievers as cr
-from docsassistant.evaluation import BeirData, QAQuestion
+from docsassistant.beir_eval import BeirData
+from docsassistant.evaluation import QAQuestion
 from docsassistant.fusion_grid import grid, objective
 from docsassistant.ingest import index_paths
 from docsassistant.search import search_docs

@@ -10,6 +10,7 @@ import typer
 from conftest import write
 from typer.testing import CliRunner
 
+from docsassistant import beir_eval as beir
 from docsassistant import evaluation as ev
 
 # --------------------------------------------------------------------------- pure metrics
@@ -43,14 +44,14 @@ def test_evidence_matching_ignores_markup_and_whitespace() -> None:
 
 def test_document_run_keeps_each_documents_best_rank() -> None:
     hits = [{"source_path": p} for p in ("d2", "d1", "d2", "d3", "d1")]
-    assert ev.document_run(hits) == {"d2": 3.0, "d1": 2.0, "d3": 1.0}
-    assert ev.document_run(hits, limit=2) == {"d2": 2.0, "d1": 1.0}
+    assert beir.document_run(hits) == {"d2": 3.0, "d1": 2.0, "d3": 1.0}
+    assert beir.document_run(hits, limit=2) == {"d2": 2.0, "d1": 1.0}
 
 
 def test_ranx_metrics_known_values_and_queries_without_hits() -> None:
     qrels = {"q1": {"d1": 1, "d2": 1}, "q2": {"x": 1}, "q3": {"z": 2}}
     run = {"q1": {"d1": 3.0, "d3": 2.0, "d2": 1.0}, "q2": {"y": 2.0, "x": 1.0}}  # q3: no hit at all
-    means, per_query = ev.ranx_metrics(qrels, run, k=10)
+    means, per_query = beir.ranx_metrics(qrels, run, k=10)
     assert per_query["q1"]["mrr@10"] == 1.0
     assert per_query["q1"]["recall@10"] == 1.0
     assert per_query["q1"]["ndcg@10"] == pytest.approx((1 + 1 / 2) / (1 + 1 / 1.5849625), rel=1e-6)
@@ -63,7 +64,7 @@ def test_ranx_metrics_known_values_and_queries_without_hits() -> None:
 def test_ranx_metrics_adds_recall_at_other_cutoffs() -> None:
     qrels = {"q1": {"d1": 1, "d6": 1}}
     run = {"q1": {f"d{i}": float(10 - i) for i in range(1, 8)}}  # d6 comes 6th
-    means, per_query = ev.ranx_metrics(qrels, run, k=10, recall_at=(5,))
+    means, per_query = beir.ranx_metrics(qrels, run, k=10, recall_at=(5,))
     assert list(means) == ["ndcg@10", "recall@5", "recall@10", "mrr@10"]
     assert per_query["q1"]["recall@5"] == 0.5 and per_query["q1"]["recall@10"] == 1.0
 
@@ -142,13 +143,13 @@ def _beir_folder(root: Path) -> Path:
 
 def test_load_beir_keeps_positive_judgments_only(tmp_path: Path) -> None:
     folder = _beir_folder(tmp_path)
-    data = ev.load_beir(folder)
+    data = beir.load_beir(folder)
     assert len(data.corpus) == 4 and data.corpus["t-1"][0] == "Aurora Borealis"
     assert data.qrels == {"q-bread": {"t-2": 1}, "q-chess": {"t-4": 2}}
-    assert ev.beir_component(folder) == "beir-tinyset_sample3"
-    assert ev.beir_missing(tmp_path) == ["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"]
+    assert beir.beir_component(folder) == "beir-tinyset_sample3"
+    assert beir.beir_missing(tmp_path) == ["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"]
     with pytest.raises(ValueError, match="not a BEIR folder"):
-        ev.load_beir(tmp_path)
+        beir.load_beir(tmp_path)
 
 
 # --------------------------------------------------------------------------- against the store
@@ -233,13 +234,13 @@ def test_evaluate_qa_on_a_tiny_corpus(clean_db, settings, tmp_path: Path) -> Non
 
 
 def test_evaluate_beir_on_a_tiny_folder(clean_db, settings, tmp_path: Path) -> None:
-    data = ev.load_beir(_beir_folder(tmp_path))
-    report = ev.index_beir(data, "beir-tiny", settings=settings)
+    data = beir.load_beir(_beir_folder(tmp_path))
+    report = beir.index_beir(data, "beir-tiny", settings=settings)
     assert report.counts()["added"] == 4
-    again = ev.index_beir(data, "beir-tiny", settings=settings)
+    again = beir.index_beir(data, "beir-tiny", settings=settings)
     assert again.counts()["unchanged"] == 4  # idempotent by content hash
 
-    result = ev.evaluate_beir(data, "beir-tiny", k=3, settings=settings)
+    result = beir.evaluate_beir(data, "beir-tiny", k=3, settings=settings)
     assert result["queries"] == 2 and result["queries_without_judgments"] == 1
     assert result["chunk_k"] == 9
     assert result["per_query"]["q-bread"]["ranking"][0] == "t-2"
@@ -247,7 +248,7 @@ def test_evaluate_beir_on_a_tiny_folder(clean_db, settings, tmp_path: Path) -> N
 
     # A record dropped from the corpus is dropped from the component too.
     del data.corpus["t-3"]
-    pruned = ev.index_beir(data, "beir-tiny", settings=settings)
+    pruned = beir.index_beir(data, "beir-tiny", settings=settings)
     assert [r.source_path for r in pruned.by_status("removed")] == ["t-3"]
 
 

@@ -128,7 +128,7 @@ def eval_search(
     json_out: Annotated[Path | None, typer.Option("--json-out", help="Write all results as JSON.")] = None,
 ) -> None:
     """Retrieval quality: source recall/MRR per question type, or BEIR nDCG/recall/MRR."""
-    from docsassistant import evaluation
+    from docsassistant import beir_eval, evaluation
 
     if (qa is None) == (beir is None):
         console.print("Pass exactly one of --qa FILE or --beir DIR.")
@@ -195,21 +195,21 @@ def eval_search(
     assert beir is not None
     if not beir.is_dir():
         skip(f"BEIR folder {beir} not found (the shared data is not on this machine?).")
-    missing = evaluation.beir_missing(beir, split)
+    missing = beir_eval.beir_missing(beir, split)
     if missing:
         skip(f"{beir} is not a complete BEIR folder (missing {', '.join(missing)}).")
     k = k or 10
     with friendly_errors():
-        data = evaluation.load_beir(beir, split)
-        name = component or evaluation.beir_component(beir)
+        data = beir_eval.load_beir(beir, split)
+        name = component or beir_eval.beir_component(beir)
         with progress_bar() as bar:
             task = bar.add_task("Indexing", total=len(data.corpus))
-            report = evaluation.index_beir(data, name, settings=settings, progress=file_progress(bar, task))
+            report = beir_eval.index_beir(data, name, settings=settings, progress=file_progress(bar, task))
         counts = report.counts()
         console.print(f"Indexed {name}: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
         with progress_bar() as bar:
             task = bar.add_task("Searching", total=len(data.qrels))
-            result = evaluation.evaluate_beir(
+            result = beir_eval.evaluate_beir(
                 data,
                 name,
                 k,

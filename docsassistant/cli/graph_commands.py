@@ -141,7 +141,7 @@ def evaluate(
     ] = None,
 ) -> None:
     """Graph vs no-graph side by side, on the dev and test halves of the questions."""
-    from docsassistant import evaluation
+    from docsassistant import beir_eval, evaluation
     from docsassistant.knowledge_graph.evaluate import SPLITS, compare_beir, compare_qa
 
     if (qa is None) == (beir is None):
@@ -153,12 +153,12 @@ def evaluate(
     k = k or 10
     with friendly_errors():
         if beir is not None:
-            if not beir.is_dir() or evaluation.beir_missing(beir):
+            if not beir.is_dir() or beir_eval.beir_missing(beir):
                 console.print(f"{beir} is not a complete BEIR folder; skipped.")
                 raise typer.Exit(0)
-            data = evaluation.load_beir(beir)
-            name = evaluation.beir_component(beir)
-            evaluation.index_beir(data, name, settings=settings)
+            data = beir_eval.load_beir(beir)
+            name = beir_eval.beir_component(beir)
+            beir_eval.index_beir(data, name, settings=settings)
             result = compare_beir(data, name, wanted, k, settings)
             metrics = list(result[wanted[0]]["all"])
             rows = [

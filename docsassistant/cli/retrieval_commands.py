@@ -103,8 +103,8 @@ def tune_fusion(
     json_out: Annotated[Path | None, typer.Option("--json-out")] = None,
 ) -> None:
     """Choose fusion weights on the dev split (QA dev + BEIR dev halves), confirm on test."""
+    from docsassistant import beir_eval, evaluation
     from docsassistant import compare_retrievers as cr
-    from docsassistant import evaluation
     from docsassistant.fusion_grid import grid, objective
 
     with friendly_errors():
@@ -117,8 +117,8 @@ def tune_fusion(
                 "lists": cr.collect([(q.question, q.component) for q in chosen]),
             }
         for folder in beir or []:
-            data = evaluation.load_beir(folder)
-            component = evaluation.beir_component(folder)
+            data = beir_eval.load_beir(folder)
+            component = beir_eval.beir_component(folder)
             if not cr.store_has_component(component):
                 console.print(f"{component} is not indexed: run `eval search --beir {folder}` first.")
                 raise typer.Exit(2)

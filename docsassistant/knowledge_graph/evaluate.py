@@ -10,8 +10,9 @@ import time
 from functools import partial
 from statistics import mean
 
+from docsassistant.beir_eval import BeirData, evaluate_beir
 from docsassistant.config import Settings
-from docsassistant.evaluation import BeirData, QAQuestion, evaluate_beir, evaluate_qa, percentile
+from docsassistant.evaluation import QAQuestion, evaluate_qa, percentile
 from docsassistant.search import search_docs
 
 SPLITS = ("dev", "test", "all")
