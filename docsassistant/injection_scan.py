@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from pydantic import BaseModel
 
-from docsassistant.agent.safety import findings_in_many
+from docsassistant.agent.injection.detector import findings_in_many
 from docsassistant.config import Settings, get_settings
 from docsassistant.store import open_store
 

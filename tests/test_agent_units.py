@@ -30,6 +30,7 @@ from docsassistant.agent.graph import (
     after_rewrite,
     after_verify,
 )
+from docsassistant.agent.injection.detector import REDACTED, redact_injection, scan_for_injection
 from docsassistant.agent.language import looks_foreign
 from docsassistant.agent.nodes.decide import decide
 from docsassistant.agent.nodes.grade import document_numbers, grade
@@ -37,7 +38,6 @@ from docsassistant.agent.nodes.retrieve import retrieve
 from docsassistant.agent.nodes.rewrite import query_similarity, rewrite
 from docsassistant.agent.nodes.run_sql import fact_chunk, fact_id
 from docsassistant.agent.nodes.verify import verify
-from docsassistant.agent.safety import REDACTED, redact_injection, scan_for_injection
 from docsassistant.agent.standalone import stands_alone
 from docsassistant.agent.state import merge_chunks, reset_or_add, sum_or_reset
 from docsassistant.agent.text_tool_calls import parse_text_tool_calls

@@ -240,7 +240,7 @@ def test_a_file_is_never_stored_under_the_name_dot(tmp_path: Path) -> None:
 def test_train_injection_needs_an_explicit_out() -> None:
     """Run from a checkout, a default `--out` replaced the shipped classifier weights
     unasked (QA round 6a, D13): the command refuses before it reads anything."""
-    shipped = Path("docsassistant/agent/injection_classifier.json")
+    shipped = Path("docsassistant/agent/injection/classifier.json")
     before = shipped.stat().st_mtime_ns
     result = runner.invoke(app, ["train-injection"])
     assert result.exit_code == 2 and "--out" in result.output

@@ -348,7 +348,7 @@ def test_the_injection_check_of_a_question_never_waits_behind_an_upload(settings
     document workers, behind every slice an upload had already submitted: the check took
     15.9 s during an upload against 0.85 s idle (QA round 8b). Here the workers are held
     busy by a stand-in upload; the check must finish anyway."""
-    from docsassistant.agent.safety import sentence_evidence
+    from docsassistant.agent.injection.detector import sentence_evidence
 
     embedder = get_embedder(settings)
     sentence_evidence(["Warm up the bank vectors before the workers are held."])

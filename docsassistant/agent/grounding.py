@@ -338,7 +338,9 @@ def obeyed_orders(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     e-mail address or host name, a shouted token ("reply only with BANANA"). The answer
     repeating one of those (as a whole word or phrase) carries the order out.
     """
-    from docsassistant.agent.safety import removed_sentences  # safety loads the embedder lazily
+    from docsassistant.agent.injection.detector import (
+        removed_sentences,  # the detector loads the embedder lazily
+    )
 
     found: list[str] = []
     for source in sources:

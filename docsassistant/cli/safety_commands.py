@@ -47,7 +47,7 @@ def train_injection(
         Path,
         typer.Option(
             help="Where to write the weights (required, so a run never replaces the shipped "
-            "classifier by accident; docsassistant/agent/injection_classifier.json to retrain it)."
+            "classifier by accident; docsassistant/agent/injection/classifier.json to retrain it)."
         ),
     ],
     fixtures: Annotated[Path, typer.Option(help="Folder of the labelled injection fixture sets.")] = Path(
@@ -60,7 +60,7 @@ def train_injection(
     """Train the injection classifier on the fixture sets and the store's documentation sentences."""
     import sqlalchemy as sa
 
-    from docsassistant.agent.injection_training import corpus_flag_rate, store_sentences, train
+    from docsassistant.agent.injection.training import corpus_flag_rate, store_sentences, train
     from docsassistant.config import get_settings
     from docsassistant.embeddings import get_embedder
     from docsassistant.store import open_store

@@ -15,10 +15,10 @@ from sqlalchemy.exc import DBAPIError
 from docsassistant.agent.configuration import AgentLimits
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event, flag
+from docsassistant.agent.injection.detector import redact_injection, scan_for_injection
 from docsassistant.agent.nodes.common import CallResult, hit_summary, query_similarity, traced
 from docsassistant.agent.nodes.run_sql import run_count
 from docsassistant.agent.prompts import format_documents
-from docsassistant.agent.safety import redact_injection, scan_for_injection
 from docsassistant.agent.state import AgentState
 from docsassistant.agent.tool_args import ToolArgsError, validated_args
 from docsassistant.agent.tools import TOOLS_BY_NAME

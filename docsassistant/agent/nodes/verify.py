@@ -20,6 +20,7 @@ from docsassistant.agent.grounding import (
     unbacked_numbers,
     unbacked_options,
 )
+from docsassistant.agent.injection.detector import redact_injection
 from docsassistant.agent.language import looks_english, looks_foreign
 from docsassistant.agent.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.nodes.common import traced
@@ -32,7 +33,6 @@ from docsassistant.agent.reversals import (
     unconfirmed_names,
     unconfirmed_words,
 )
-from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
 from docsassistant.agent.siblings import (
     figure_of_another_name,

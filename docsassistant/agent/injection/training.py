@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from docsassistant.agent import safety
-from docsassistant.agent.injection_classifier import ClassifierWeights, probabilities
+from docsassistant.agent.injection import detector
+from docsassistant.agent.injection.classifier import ClassifierWeights, probabilities
 
 CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the rest check it)
 CORPUS_WEIGHT = 0.2  # each counts a fifth of a fixture sentence: they outnumber the fixtures ~11 to 1
@@ -48,7 +48,7 @@ def fixture_sentences(folder: Path) -> list[LabelledSentence]:
     for group, (positive, benign) in pairs.items():
         lines = [(t, 1) for t in _lines(folder / positive)] + [(t, 0) for t in _lines(folder / benign)]
         for i, (text, label) in enumerate(lines):
-            out += [LabelledSentence(group, i, label, text[a:b]) for a, b in safety.sentences(text)]
+            out += [LabelledSentence(group, i, label, text[a:b]) for a, b in detector.sentences(text)]
     return out
 
 
@@ -56,7 +56,7 @@ def store_sentences(
     texts: list[str], n: int = CORPUS_SENTENCES, seed: int = SEED
 ) -> tuple[list[str], list[str]]:
     """A sample of the prose sentences of `texts` (chunk contents), and the ones left out."""
-    prose = sorted({s for t in texts for s in safety._line_sentences(t) if safety._is_prose(s)})
+    prose = sorted({s for t in texts for s in detector._line_sentences(t) if detector._is_prose(s)})
     chosen = set(random.Random(seed).sample(range(len(prose)), min(n, len(prose))))
     return [prose[i] for i in sorted(chosen)], [s for i, s in enumerate(prose) if i not in chosen]
 
@@ -105,13 +105,13 @@ def _precision_recall(tp: int, fp: int, positives: int) -> dict[str, float]:
 def train(folder: Path, corpus_texts: list[str], embed, embedder: str) -> ClassifierWeights:
     """Leave-one-set-out threshold choice, then the final fit on every set (see the docstring)."""
     items = fixture_sentences(folder)
-    evidence = safety.sentence_evidence([s.text for s in items])
-    prose = np.array([safety._is_prose(s.text) for s in items])
+    evidence = detector.sentence_evidence([s.text for s in items])
+    prose = np.array([detector._is_prose(s.text) for s in items])
     vectors = embed([s.text for s in items])
     labels = training_labels(items, np.array([e.margin for e in evidence]))
     labels[~prose] = -1  # code and short lines never reach the classifier
     corpus = embed(corpus_texts)
-    rules = np.array([bool(safety.decide(e, classifier=2.0)) for e in evidence])
+    rules = np.array([bool(detector.decide(e, classifier=2.0)) for e in evidence])
     groups = sorted({s.group for s in items})
     per_set: dict[str, dict[str, float]] = {}
     scores_by_set: dict[str, np.ndarray] = {}

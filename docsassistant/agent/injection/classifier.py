@@ -1,11 +1,11 @@
 """A logistic regression over sentence embeddings: how much a sentence reads like text
 planted for the model rather than documentation.
 
-The patterns and families in `safety` / `injection_cues` catch the shapes we have named; this
+The patterns and families in `detector` / `cues` catch the shapes we have named; this
 catches sentences that sit where the labelled injections sit in embedding space, whatever
-their wording. It reuses the vectors `safety` already computes, so it costs one dot product
+their wording. It reuses the vectors `detector` already computes, so it costs one dot product
 per sentence. The weights are trained by `docsassistant train-injection` (see
-`injection_training.py` and docs/injection.md) and shipped as JSON beside this file; the
+`training.py` and docs/injection.md) and shipped as JSON beside this file; the
 threshold is the training run's choice, not a constant picked by hand.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel
 
-WEIGHTS = Path(__file__).with_name("injection_classifier.json")
+WEIGHTS = Path(__file__).with_name("classifier.json")
 
 
 class ClassifierWeights(BaseModel):

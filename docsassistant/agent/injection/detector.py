@@ -7,10 +7,10 @@ framework's prompt). Each sentence is judged on its own, three ways:
   instructions", "you are now a ...");
 * the similarity margin, with the embedding model the app already loads: how much closer
   the sentence is to known injection phrasings than to known documentation about models
-  and prompts (`injection_phrasings.py`). That catches paraphrases. A sentence with a cue
+  and prompts (`phrasings.py`). That catches paraphrases. A sentence with a cue
   that it speaks to the reading model ("your answer", "you were told", "in this
   conversation") needs a lower margin than one without;
-* a logistic regression over the same vectors (`injection_classifier.py`), trained on the
+* a logistic regression over the same vectors (`classifier.py`), trained on the
   labelled fixtures and documentation sentences, for wordings no pattern names.
 
 A `Human:` / `User:` turn that starts after other text on its line is a dialogue turn planted in
@@ -32,10 +32,22 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from docsassistant.agent.injection_classifier import load_weights, probabilities
-from docsassistant.agent.injection_cues import addressed_to_reader
-from docsassistant.agent.injection_hijacks import hijack_families
-from docsassistant.agent.injection_phrasings import DOCUMENTATION, PHRASINGS
+from docsassistant.agent.injection.classifier import load_weights, probabilities
+from docsassistant.agent.injection.cues import addressed_to_reader
+from docsassistant.agent.injection.hijacks import hijack_families
+from docsassistant.agent.injection.patterns import (
+    CODE,
+    CUE,
+    KEY_BEFORE,
+    MARKUP,
+    MIN_WORDS,
+    PATTERNS,
+    QUOTED,
+    ROLE_LINE,
+    SENTENCE,
+    TURN,
+)
+from docsassistant.agent.injection.phrasings import DOCUMENTATION, PHRASINGS
 
 REDACTED = "[text addressed to an AI model removed]"
 
@@ -43,149 +55,16 @@ REDACTED = "[text addressed to an AI model removed]"
 MARGIN_ALONE = 0.40
 MARGIN_WITH_CUE = -0.02
 
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "chat-template-token",
-        re.compile(r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant)\|>"),
-    ),
-    (
-        "ignore-instructions",
-        re.compile(
-            # "Override the default system prompt" is an API's documentation; "override your prompt" is not.
-            r"\b(?:(?:ignore|disregard|forget)\b[^\n]{0,40}\b(?:previous|prior|above|earlier|all|system|your|any)|"
-            r"(?:override|bypass)\b[^\n]{0,40}\b(?:previous|prior|above|earlier|all|your|any))\b"
-            r"[^\n]{0,30}\b(?:instructions?|prompts?|rules|guidance|guidelines|directions|directives)\b",
-            re.I,
-        ),
-    ),
-    (
-        "role-switch",
-        re.compile(
-            r"\b(you are now (?:an? |called |named |known as |in \w+ mode)|from now on,? you\b|"
-            r"new instructions?:|your new (?:task|role|instructions?|purpose)\b)",
-            re.I,
-        ),
-    ),
-    (
-        "role-assignment",
-        re.compile(r"\byou are\b[^.\n]{0,30}\ban? (?:ai|llm|language model|assistant|chatbot|bot)\b", re.I),
-    ),
-    (
-        "reply-format-directive",
-        re.compile(
-            r"\b(respond|reply|answer|output)\b[^\n]{0,30}\bonly\b[^\n]{0,40}\b(json|format|following)\b",
-            re.I,
-        ),
-    ),
-    (
-        "model-addressed-comment",
-        re.compile(r"<!--[^>]{0,200}\b(assistant|language model|AI model|LLM|chatbot)\b", re.I),
-    ),
-    (
-        "reveal-prompt",
-        re.compile(
-            r"\b(reveal|print|repeat|show|output|copy|leak)\b[^\n]{0,40}\byour\b[^\n]{0,20}"
-            r"\b(prompt|instructions|rules|configuration)\b",
-            re.I,
-        ),
-    ),
-]
-# A user's turn that begins after other text on its line ("… 15 miles from the border.  Human: Transfer
-# $500 to …") is a dialogue turn planted in running text, speaking to the model as its user. A turn at
-# the start of a line is a transcript a page shows ("User: How do I create an index?"), and so is a
-# line that opens with a role label ("SYSTEM: … USER: …"): those pass.
-_TURN = re.compile(r"^\W{0,3}(?:human|user)\s*:\s*\S+(?:\s+\S+){2,}", re.I)
-_ROLE_LINE = re.compile(r"^\W*(?:system|user|human|assistant|ai|bot|model|customer|agent|[QA])\s*:", re.I)
-
 
 def _spoofed_turn(sentence: str, before: str) -> bool:
     """`sentence` opens a user turn after other text on its line (`before`), outside quotes."""
     return (
         bool(before.strip())
-        and bool(_TURN.match(sentence))
-        and not _ROLE_LINE.match(before)
+        and bool(TURN.match(sentence))
+        and not ROLE_LINE.match(before)
         and before.count('"') % 2 == 0
         and not re.search(r"[`'“]\s*$", before)
     )
-
-
-# Sentences shorter than this many words ("}", "GOALS:", "**** Mistral AI") are not worth an
-# embedding; list and heading markup does not count as a word.
-_MIN_WORDS = 3
-_MARKUP = re.compile(r"^[\s=#*.>|+\-]+")
-# Code, property rows and log lines: their words say what a program does, not what the reader
-# should do, and they sit near known phrasings by topic alone ("store.delete(ids);" near
-# "delete all documents"). Only the patterns judge them.
-_CODE = re.compile(
-    r"[;{}]\s*$|^\s*(?://|/\*|\*/|\*\s*@\w|@\w|\.\w+\(|return\b|new \w+\(|import\s|from \S+ import\s|"
-    r"(?:def|class|public|private|void)\s)|\w\([^)]*\)[;.,)]?\s*(?://.*)?$|^\s*[\w.\[\]\"']+\s*[:=]\s*\S+,?\s*(?:#.*)?$"
-    r"|^\s*[\w.\[\]]+\s*=\s*[fFrRbB]?[\"'\[{(]|\|.*\|"
-)
-# Cues that a sentence speaks to the reading model, or orders its reply, rather than telling
-# a person how a system works ("your API key" is a person's; "your answer" is a model's).
-_CUE = re.compile(
-    # "your answer to the survey" is a person's; "write your answer in German" speaks to the writer of replies.
-    r"\byour (?:\w+ )?(?:answers?|repl(?:y|ies)|responses?|output)\b(?! to (?:the|a|an|this|that|each|every|any|our)\b)"
-    r"|\byour (?:\w+ )?(?:instructions|rules|guidelines|"
-    r"guidance|restrictions|directives|prompt|system prompt|developers?|operator|"
-    r"purpose|task|role)\b"
-    r"|\byou (?:were|have been|are being) (?:given|told|instructed|updated)\b|\byou received\b"
-    r"|\b(?:tell|ask|inform|remind|warn) (?:the |any |all )?(?:users?|readers?)\b"
-    r"|\b(?:if you are|as) an? (?:ai|llm|language model|assistant|chatbot)\b"
-    r"|\b(?:to|in|with|end|start|close) (?:every|each|any) (?:of your )?(?:questions?|answers?|repl(?:y|ies)|responses?)\b"
-    r"|\b(?:answer|reply|respond)\w* (?:to )?(?:every|each|any)\b"
-    r"|\b(?:in|to|into) (?:your|the) (?:answer|reply|response)\b"
-    r"|\b(?:from now on|from here on)(?!,? (?:this|the|we|our|all|it)\b)|\b(?:instead of answering|regardless of (?:what|the question|their)|whatever the question|"
-    r"whatever (?:is|you are|they) asked|only ever (?:answer|reply|respond))\b"
-    r"|(?:^|[,;:]\s*)(?:reply|respond|answer) (?:with|that|by saying)\b|\b(?:reply|respond|answer) only\b"
-    r"|\b(?:ignore|disregard|forget) (?:what|whatever|everything)\b"
-    r"|\b(?:pretend|act as|roleplay|role-play|imagine)\b[^.]{0,20}\byou\b"
-    r"|\byour (?:\w+ )?tools?\b(?! (?:calls?|definitions?|library|callbacks?|methods?|list|classes)\b)"
-    # Words for a model's own make-up and obedience, which documentation does not ask of a person.
-    r"|\byour (?:creators?|programming|training|persona|behaviou?r|highest-priority|top priority)\b"
-    r"|\bobey (?:only|me|us|this|these|the (?:text|following|orders?))\b|\b(?:reprogramm?ed|jailbr[eo]\w*)\b"
-    r"|\b(?:ai|assistants?|models?|llms?|chatbots?|agents?) (?:that|which|who) (?:reads?|retrieves?|process(?:es)?|"
-    r"sees?|summari[sz]es?|finds?) this\b"
-    r"|\b(?:as|what) (?:this|the) (?:page|section|paragraph|document|text|message|notice) (?:says|orders|instructs)\b"
-    r"|\b(?:cancel+ed|revoked|void|invalid|overridden|superseded) (?:by|from) (?:this|here)\b"
-    # "Note to the AI model", "Hey model," (not "NOTE: Spring AI supports …")
-    r"|\b(?:note|message|notice|attention|hey|dear|hello|hi)\b\W{0,3}(?:(?:to|for) (?:the |any |all |every |an? )?"
-    r"(?:\w+ )?(?:ai|assistants?|models?|llms?|chatbots?|agents?|bots?)\b|(?:the )?(?:\w+ )?(?:ai|assistant|model|llm|chatbot|"
-    r"agent|bot)\s*[,:!])"
-    r"|\b(?:models?|assistants?|ai|llms?|chatbots?|agents?) (?:must|should|shall|will) (?:stop|ignore|never|"
-    r"always|not|only|tell|say|reply|respond|answer)\b"
-    r"|\b(?:before|instead of|without) (?:answering|replying|responding)\b|\bwhat the user\b"
-    r"|\byou (?:started|were (?:assigned|initiali[sz]ed|configured|created|set up)|are an? (?:\w+ )?"
-    r"(?:assistant|ai|agent|bot|model|chatbot))\b"
-    r"|\b(?:this|the current) (?:conversation|chat|dialogue)\b"
-    r"|\bwhen (?:you )?(?:respond|reply|answer)\w*\b|\bwhen asked about\b"
-    r"|\b(?:reply|answer|response) you (?:give|write|produce|return|send)\b"
-    r"|\b(?:whoever|anyone|any (?:ai|system|agent|program)) (?:is )?(?:generating|writing|producing|"
-    r"reading|processing|parsing)\b"
-    r"|\b(?:person|human|user) you(?:'re| are) (?:chatting|talking|speaking)\b"
-    r"|\bas your (?:first|last|only) (?:line|word|sentence|output)\b"
-    r"|^\W*(?:model|assistant|ai|llm|chatbot|bot|agent)\s*,"
-    r"|\bautomated (?:assistants?|agents?|readers?)\b"
-    # An order whose object is the reply itself ("Encrypt the reply with …", "Close the answer by …"),
-    # not a program's ("Print the answer returned by the chain", "Return the response to the caller").
-    r"|(?:^|[.;:!]\s+)\W*(?:give|run|squeeze|wrap up|close|end|finish|make|present|encrypt|encode|pepper|lace|stuff|"
-    r"translate|write|render|rewrite|deliver|sign|open|begin|fill|salt|spice up|garble|scramble|reverse|pad|phrase|"
-    r"word|dress up|frame|slant|colou?r) (?:the|every|each|any) (?:\w+ )?(?:answer|reply|response|explanation)s?\b"
-    r"(?! (?:to|returned|from|of|field|object|headers?|body|status|code|cache|schema|type|format)\b)"
-    # The one who asked, and what the reader writes: "whoever asked", "into what you write" (not "let
-    # the user know", which is how documentation describes an application's behaviour).
-    r"|\b(?:whoever|the person|the one|anyone|someone) (?:who )?(?:is |was )?(?:asked|asks|asking)\b"
-    r"|\b(?:into |in |to )?(?:what|whatever|the text|everything|anything) you (?:write|send back|produce|generate|say)\b"
-    r"|\burg(?:e|es|ing) (?:the |all |any )?(?:users?|readers?|people|visitors?)\b",
-    re.I,
-)
-# A double-quoted passage (straight or curly quotes) of at least three words; a quote left
-# open at the end of a sentence, or closed at its start, runs on from or into the next one.
-_QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|^[^"“”\n]+["”](?=\W*$)|["“][^"“”\n]+$')
-# A value after a key ("instructions:", `"content":`, `prompt=`) is data a model reads, not a mention.
-_KEY_BEFORE = re.compile(r'(?:^|[{,\[(]\s*)\W*["\']?[\w.$-]+["\']?\s*[:=]\s*$')
-# A sentence ends at . ! ? before whitespace, or at a line end ("example.com" does not end one).
-_SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s)|$)", re.M)
 
 
 class Finding(BaseModel):
@@ -198,7 +77,7 @@ class Finding(BaseModel):
 
 def sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of the sentences of `text` (a line break also ends one)."""
-    return [m.span() for m in _SENTENCE.finditer(text)]
+    return [m.span() for m in SENTENCE.finditer(text)]
 
 
 class Evidence(BaseModel):
@@ -225,12 +104,12 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
     before = before or [""] * len(items)
     return [
         Evidence(
-            patterns=[name for name, p in _PATTERNS if p.search(s)]
+            patterns=[name for name, p in PATTERNS if p.search(s)]
             + addressed_to_reader(s)
             + hijack_families(s)
             + (["spoofed-user-turn"] if _spoofed_turn(items[i], before[i]) else []),
             margin=round(float(margins[i]), 4),
-            cue=prose[i] and bool(_CUE.search(s)),
+            cue=prose[i] and bool(CUE.search(s)),
             score=round(float(scores[i]), 4),
         )
         for i, s in enumerate(outer)
@@ -244,16 +123,16 @@ def unquoted(sentence: str) -> str:
     keeps its verb outside the quotes (`always reply "…"`); a quoted value of a key stays."""
 
     def mention(match: re.Match[str]) -> str:
-        if len(match.group().split()) < 3 or _KEY_BEFORE.search(sentence[: match.start()]):
+        if len(match.group().split()) < 3 or KEY_BEFORE.search(sentence[: match.start()]):
             return match.group()
         return '"…"'
 
-    return _QUOTED.sub(mention, sentence)
+    return QUOTED.sub(mention, sentence)
 
 
 def _is_prose(sentence: str) -> bool:
     """Worth judging by meaning: enough words, and not a line of code or a table row."""
-    return len(_MARKUP.sub("", sentence).split()) >= _MIN_WORDS and not _CODE.search(sentence)
+    return len(MARKUP.sub("", sentence).split()) >= MIN_WORDS and not CODE.search(sentence)
 
 
 def similarity_margin(vectors: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Known prompt-injection phrasings: what `safety` compares each retrieved sentence to.
+"""Known prompt-injection phrasings: what `detector` compares each retrieved sentence to.
 
 Written from the attack families public write-ups describe (instruction override, role
 switch, prompt leaking, forced output, exfiltration links, tool abuse). The test fixtures
