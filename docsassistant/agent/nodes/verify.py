@@ -7,59 +7,41 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from docsassistant.agent.absence import denied_coverage
 from docsassistant.agent.calls import invoke_structured, usage
+from docsassistant.agent.checks.absence import denied_coverage
+from docsassistant.agent.checks.cited_clauses import quoted_sentence
+from docsassistant.agent.checks.counts import miscounted
+from docsassistant.agent.checks.coverage import unchecked_sentences
+from docsassistant.agent.checks.figure_binding import borrowed_subjects, misbound_figures, misplaced_figures
+from docsassistant.agent.checks.figure_labels import figure_of_another_name, relabelled_figures
+from docsassistant.agent.checks.figures import FENCED_CODE, unbacked_numbers
+from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
+from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
+from docsassistant.agent.checks.obeyed_orders import obeyed_orders
+from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
+from docsassistant.agent.checks.rival_statements import rival_statements
+from docsassistant.agent.checks.sibling_figures import sibling_figures
+from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
+from docsassistant.agent.checks.sibling_terms import sibling_terms
+from docsassistant.agent.checks.units import mismatched_units, reversed_bounds
+from docsassistant.agent.checks.verdict import judge
+from docsassistant.agent.checks.word_support import weakly_supported
+from docsassistant.agent.checks.yes_no import affirms, is_yes_no, unconfirmed_names, unconfirmed_words
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.coverage import unchecked_sentences
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.grounding import (
-    FENCED_CODE,
-    judge,
-    obeyed_orders,
-    unbacked_identifiers,
-    unbacked_numbers,
-    unbacked_options,
-)
 from docsassistant.agent.language import looks_english, looks_foreign
-from docsassistant.agent.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
-from docsassistant.agent.reversals import (
-    affirms,
-    contradicted_by_evidence,
-    is_yes_no,
-    reversed_statements,
-    unconfirmed_names,
-    unconfirmed_words,
-)
 from docsassistant.agent.safety import redact_injection
 from docsassistant.agent.schemas import Verification
-from docsassistant.agent.siblings import (
-    figure_of_another_name,
-    relabelled_figures,
-    sibling_citations,
-    sibling_figures,
-    sibling_names,
-    sibling_sources,
-    sibling_terms,
-)
 from docsassistant.agent.state import AgentState
-from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
-from docsassistant.agent.word_support import (
-    borrowed_subjects,
-    misbound_figures,
-    misplaced_figures,
-    quoted_sentence,
-    rival_statements,
-    weakly_supported,
-)
 
 
 @traced("verify")
 def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """One structured call judges every claim. Unsupported claims trigger one
     regeneration without them (unless this turn already regenerated); the verdict and its
-    flags come from `grounding.judge`."""
+    flags come from `checks.verdict.judge`."""
     ctx = runtime.context
     sources = state.get("sources", [])
     answer = state.get("answer") or ""
