@@ -2,8 +2,8 @@
 verdict they feed (docs/flags.md). No model call anywhere here: the verifier is a model of
 the writer's kind, and these catch what it lets through.
 
-`nodes/verify.py` runs the checks; `verdict.judge` turns the verifier's claims and what
-the checks found into a status and flags. By what they hold an answer to:
+`findings.code_findings` runs every check in verify's order; `verdict.judge` turns the
+verifier's claims and the findings into a status and flags. By what they hold an answer to:
 
 - figures and names stated (condition 5): `figures`, `units`, `counts`, `identifiers`,
   and for a yes to a yes/no question `yes_no`;

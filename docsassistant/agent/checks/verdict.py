@@ -9,7 +9,8 @@ sentence covered by a citation or a claim (`coverage.unchecked_sentences`), no s
 opposite of its source (`reversals.reversed_statements`, in other words
 `negated_verbs.denied_verbs_asserted`), every cited sentence sharing
 words with what it cites (`word_support.weakly_supported`) and no term of the question
-swapped for its sibling (`sibling_terms.sibling_terms`).
+swapped for its sibling (`sibling_terms.sibling_terms`). `findings.code_findings` runs
+those checks; `judge` reads what they found beside the verifier's claims.
 """
 
 from __future__ import annotations
