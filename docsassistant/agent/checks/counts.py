@@ -1,6 +1,7 @@
-"""A figure given to another count of a thing than its source's: "a single check" for the
-page's "three checks in a row" (QA round 11 s55). The figure alone may be on the page, so
-condition 5 passes it. Measured by eval/count_checks.py. Pure functions, no model call.
+"""A count of a thing that its source counts otherwise: "a single check" for the page's
+"three checks in a row" (QA round 11 s55). Part of condition 5 of `grounded` (docs/flags.md):
+the figure alone may be on the page ("1 node"), so the check of figures passes it. Measured
+by eval/count_checks.py. Pure functions, no model call.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Words and sentences as the checks compare them: tokens, crude stems, content words.
 
-Shared by the checks of conditions 7 and 8 (`reversals`, `word_support` and those built on
-them), so both sides of a comparison are cut and stemmed alike.
+Shared by the checks that compare an answer's words with its sources' (`reversals`,
+`word_support`, the sibling, absence and count checks …), so both sides of a comparison are
+cut and stemmed alike.
 """
 
 from __future__ import annotations
