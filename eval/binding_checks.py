@@ -1,4 +1,4 @@
-"""How often the figure-binding check of condition 8 (`agent/word_support.py`,
+"""How often the figure-binding check of condition 8 (`agent/checks/figure_binding.py`,
 `misbound_figures`) misfires and what it catches.
 
 Usage: .venv/bin/python eval/binding_checks.py --corpus PATH
@@ -19,8 +19,8 @@ from pathlib import Path
 from corpus_checks import answered, arguments, evidence_chunks, print_gold
 from reversal_checks import pages
 
-from docsassistant.agent import word_support
-from docsassistant.agent.grounding import stated_figures
+from docsassistant.agent.checks import cited_clauses, figure_binding
+from docsassistant.agent.checks.figures import stated_figures
 
 _FIGURE = re.compile(r"(?<![\w.\[])\d+(?:[.,]\d+)*(?![\d\]])")
 
@@ -30,12 +30,12 @@ def measure(corpus: Path, split: str) -> tuple[int, int]:
     made, caught = 0, 0
     for _, paragraphs in pages(corpus, split):
         for paragraph in paragraphs:
-            lines = [s for s in word_support.SOURCE_SENTENCE.split(paragraph) if len(stated_figures(s)) == 1]
+            lines = [s for s in cited_clauses.SOURCE_SENTENCE.split(paragraph) if len(stated_figures(s)) == 1]
             for first in lines:
                 for second in lines:
                     mine, theirs = stated_figures(first)[0], stated_figures(second)[0]
                     numbers = _FIGURE.findall(first)
-                    if mine == theirs or len(numbers) != 1 or len(word_support._words(first)) < 3:
+                    if mine == theirs or len(numbers) != 1 or len(cited_clauses._words(first)) < 3:
                         continue
                     swapped = _FIGURE.sub(
                         _FIGURE.findall(second)[0] if _FIGURE.findall(second) else theirs, first
@@ -44,7 +44,7 @@ def measure(corpus: Path, split: str) -> tuple[int, int]:
                         continue
                     made += 1
                     caught += bool(
-                        word_support.misbound_figures(f"{swapped} [1]", [{"n": 1, "content": paragraph}])
+                        figure_binding.misbound_figures(f"{swapped} [1]", [{"n": 1, "content": paragraph}])
                     )
                     break
     return made, caught
@@ -61,7 +61,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
         answer = " ".join(
             f"{s.rstrip('.')} {marks}." for s in re.split(r"(?<=[.!?])\s+", row["answer"].strip())
         )
-        if found := word_support.misbound_figures(answer, sources):
+        if found := figure_binding.misbound_figures(answer, sources):
             flagged.append(f"{row['id']}: {found[0]}")
     return held, flagged
 

@@ -1,4 +1,4 @@
-"""How often the bound check of condition 5 (`agent/units.py`, `reversed_bounds`) misfires
+"""How often the bound check of condition 5 (`agent/checks/units.py`, `reversed_bounds`) misfires
 on real pages and what it catches.
 
 Usage: .venv/bin/python eval/bound_checks.py --corpus PATH [--list]
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from reversal_checks import pages
 
-from docsassistant.agent import units
-from docsassistant.agent.reversals import sentences
+from docsassistant.agent.checks import units
+from docsassistant.agent.checks.words import sentences
 
 
 def measure(corpus: Path, split: str) -> tuple[int, list[str], int]:

@@ -1,4 +1,4 @@
-"""How often the count check of condition 5 (`agent/units.py`, `miscounted`) misfires on
+"""How often the count check of condition 5 (`agent/checks/counts.py`, `miscounted`) misfires on
 real pages and what it catches.
 
 Usage: .venv/bin/python eval/count_checks.py --corpus PATH [--list]
@@ -21,8 +21,8 @@ from pathlib import Path
 from corpus_checks import answered, arguments, print_gold
 from reversal_checks import pages
 
-from docsassistant.agent import units
-from docsassistant.agent.reversals import sentences
+from docsassistant.agent.checks import counts, units
+from docsassistant.agent.checks.words import sentences
 
 
 def _changed(sentence: str, match) -> list[str]:
@@ -35,7 +35,7 @@ def _changed(sentence: str, match) -> list[str]:
         return [
             sentence[:start] + "two" + match.group("between") + " " + noun + "s" + sentence[match.end() :]
         ]
-    single = f"a single{match.group('between')} {units._singular(noun)}"
+    single = f"a single{match.group('between')} {counts._singular(noun)}"
     return [
         sentence[:start] + str(int(count) + 1) + sentence[match.end("n") :],
         sentence[:start] + single + sentence[match.end() :],
@@ -49,28 +49,28 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
         for i, paragraph in enumerate(paragraphs):
             others = "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])
             for sentence in sentences(paragraph):
-                if not units._counts(sentence, plain_one=False):
+                if not counts._counts(sentence, plain_one=False):
                     continue
                 counted += 1
-                if found := units.miscounted(sentence, [{"content": others}]):
+                if found := counts.miscounted(sentence, [{"content": others}]):
                     misreads.append(f"{path.name}: {found[0]!r} in {sentence.strip()[:160]}")
                 match = next(
                     (
                         m
-                        for m in units._COUNTED.finditer(sentence)
-                        if units._counts(m.group(0), plain_one=False)
+                        for m in counts._COUNTED.finditer(sentence)
+                        if counts._counts(m.group(0), plain_one=False)
                     ),
                     None,
                 )
                 if match is None:  # "once", "twice": the other one
-                    times = units._TIMES.search(sentence)
+                    times = counts._TIMES.search(sentence)
                     other = "once" if times.group(0) != "once" else "twice"
                     variants = [sentence[: times.start()] + other + sentence[times.end() :]]
                 else:
                     variants = _changed(sentence, match)
                 for changed in variants:
                     made += 1
-                    caught += bool(units.miscounted(changed, [{"content": paragraph}]))
+                    caught += bool(counts.miscounted(changed, [{"content": paragraph}]))
     return counted, misreads, made, caught
 
 
@@ -80,7 +80,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
     for row in answered(qa):
         held += 1
         sources = [{"content": (corpus / p).read_text(errors="ignore")} for p in row["sources"]]
-        if found := units.miscounted(row["answer"], sources):
+        if found := counts.miscounted(row["answer"], sources):
             flagged.append(f"{row['id']}: {found[0]}")
     return held, flagged
 

@@ -1,4 +1,4 @@
-"""How often the figure-label checks (`agent/siblings.py`: `relabelled_figures`,
+"""How often the figure-label checks (`agent/checks/figure_labels.py`: `relabelled_figures`,
 `figure_of_another_name`) misfire.
 
 Usage: .venv/bin/python eval/label_checks.py --corpus PATH
@@ -19,8 +19,8 @@ from pathlib import Path
 from corpus_checks import answered, arguments, evidence_chunks, print_gold
 from reversal_checks import pages
 
-from docsassistant.agent import siblings
-from docsassistant.agent.reversals import sentences
+from docsassistant.agent.checks import figure_labels
+from docsassistant.agent.checks.words import sentences
 
 
 def measure(corpus: Path, split: str) -> tuple[int, list[str]]:
@@ -29,10 +29,10 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str]]:
         for i, paragraph in enumerate(paragraphs):
             others = [{"content": "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])}]
             for sentence in sentences(paragraph):
-                if not siblings._LABELLED.search(sentence):
+                if not figure_labels._LABELLED.search(sentence):
                     continue
                 labelled += 1
-                if found := siblings.relabelled_figures(sentence, others):
+                if found := figure_labels.relabelled_figures(sentence, others):
                     misreads.append(f"{path.name}: {found[0]!r} in {sentence[:120]}")
     return labelled, misreads
 
@@ -43,7 +43,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
         if not (cited := [{"content": c} for c in evidence_chunks(corpus, row)]):
             continue
         held += 1
-        found = siblings.relabelled_figures(row["answer"], cited) + siblings.figure_of_another_name(
+        found = figure_labels.relabelled_figures(row["answer"], cited) + figure_labels.figure_of_another_name(
             row["answer"], row["question"], cited
         )
         if found:

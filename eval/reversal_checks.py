@@ -1,4 +1,4 @@
-"""How often condition 7 (`agent/reversals.py`) misfires on real pages and what it catches.
+"""How often condition 7 (`agent/checks/reversals.py`) misfires on real pages and what it catches.
 
 Usage: .venv/bin/python eval/reversal_checks.py --corpus PATH [--split dev|test|both] [--list]
 
@@ -7,7 +7,7 @@ headings left out) is held to the other paragraphs of its page: a reversal found
 a misread, since a page does not contradict itself (a few real contrasts aside, "To enable
 them" beside "To disable them"). The same sentence flipped (its first `not`/`never` dropped,
 else a `not` added after its first auxiliary, else one word of an opposite pair swapped)
-is held to its own paragraph: found, it is caught. For `agent/negated_verbs.py`, a sentence
+is held to its own paragraph: found, it is caught. For `agent/checks/negated_verbs.py`, a sentence
 whose `not`/`cannot`/`never` applies to a verb of a synonym group is put in other words
 ("cannot be changed" → "can be modify"; grammar aside, the check reads words) and held to
 its paragraph, whole and cut three words after the verb. Files alternate between the dev and the
@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from docsassistant.agent import negated_verbs, reversals
+from docsassistant.agent.checks import negated_verbs, polarity, reversals, words
 
 _AUX = re.compile(r"\b(is|are|can|does|do|will|should|must|was|were)\b(?! not)")
 _NEGATION = re.compile(r"\s+(not|never)\b")
@@ -36,7 +36,7 @@ def flipped(sentence: str) -> str | None:
         return _NEGATION.sub("", sentence, count=1)
     if match := _AUX.search(sentence):
         return f"{sentence[: match.end()]} not{sentence[match.end() :]}"
-    for pair in reversals._OPPOSITES:
+    for pair in polarity._OPPOSITES:
         for word, other in (pair, pair[::-1]):
             if re.search(rf"\b{word}\b", sentence):
                 return re.sub(rf"\b{word}\b", other, sentence, count=1)
@@ -56,12 +56,12 @@ def in_other_words(sentence: str) -> str | None:
         return None
     verb = match.group(3)
     group = next(
-        (g.split() for g in negated_verbs._GROUPS if reversals.stem(verb) in map(reversals.stem, g.split())),
+        (g.split() for g in negated_verbs._GROUPS if words.stem(verb) in map(words.stem, g.split())),
         None,
     )
     if group is None:
         return None
-    other = next(w for w in group if reversals.stem(w) != reversals.stem(verb))
+    other = next(w for w in group if words.stem(w) != words.stem(verb))
     negator = match.group(1)
     kept = "can" if negator.startswith("can") else negator.split()[0] if " " in negator else ""
     replaced = f"{kept}{match.group(2)} {other}".strip()
@@ -95,7 +95,7 @@ def measure(
     for path, paragraphs in pages(corpus, split):
         for i, paragraph in enumerate(paragraphs):
             others = "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])
-            for sentence in reversals.sentences(paragraph):
+            for sentence in words.sentences(paragraph):
                 if len(sentence.split()) < 4 or sentence.lstrip().startswith(_NOT_PROSE):
                     continue
                 sentences += 1

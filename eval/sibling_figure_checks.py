@@ -1,4 +1,4 @@
-"""How often condition 9's figure check (`agent/siblings.py`, `sibling_figures`) misfires
+"""How often condition 9's figure check (`agent/checks/sibling_figures.py`, `sibling_figures`) misfires
 and what it catches.
 
 Usage: .venv/bin/python eval/sibling_figure_checks.py --corpus PATH [--list]
@@ -23,14 +23,16 @@ from pathlib import Path
 
 from reversal_checks import pages
 
-from docsassistant.agent import siblings
-from docsassistant.agent.grounding import stated_figures
+from docsassistant.agent.checks import sibling_figures, sibling_terms
+from docsassistant.agent.checks.figures import stated_figures
 
 
 def _lines(paragraph: str) -> list[tuple[str, set[tuple[str, str]], set[str]]]:
-    plain = siblings._plain(paragraph)
+    plain = sibling_figures._plain(paragraph)
     return [
-        (s, siblings.terms(s), set(stated_figures(s))) for s in siblings._SENTENCE.split(plain) if s.strip()
+        (s, sibling_terms.terms(s), set(stated_figures(s)))
+        for s in sibling_figures._SENTENCE.split(plain)
+        if s.strip()
     ]
 
 
@@ -45,10 +47,10 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
                 if not (line_terms and figures):
                     continue
                 lines += 1
-                if siblings.sibling_figures(line, others):
+                if sibling_figures.sibling_figures(line, others):
                     misreads.append(f"{path.name}: {line.strip()[:160]}")
             made = set()
-            subjects = [(line, siblings._subjects(line)) for line, _, _ in held]
+            subjects = [(line, sibling_figures._subjects(line)) for line, _, _ in held]
             for first, first_subjects in subjects:
                 for _, second_subjects in subjects:
                     for (modifier, head), figures in sorted(first_subjects.items()):
@@ -59,9 +61,13 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
                         ]
                         if rival and (modifier, head) not in second_subjects and (modifier, head) not in made:
                             made.add((modifier, head))
-                            statement = f"The {siblings._shown(first, modifier, head)} is {min(rival[0])}."
+                            statement = (
+                                f"The {sibling_terms._shown(first, modifier, head)} is {min(rival[0])}."
+                            )
                             swaps += 1
-                            caught += bool(siblings.sibling_figures(statement, [{"content": paragraph}]))
+                            caught += bool(
+                                sibling_figures.sibling_figures(statement, [{"content": paragraph}])
+                            )
     return lines, misreads, swaps, caught
 
 
@@ -73,7 +79,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
             continue
         held += 1
         sources = [{"content": (corpus / p).read_text(errors="ignore")} for p in row["sources"]]
-        if found := siblings.sibling_figures(row["answer"], sources):
+        if found := sibling_figures.sibling_figures(row["answer"], sources):
             flagged.append(f"{row['id']}: {found[0]}")
     return held, flagged
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docsassistant.agent.absence import denied_coverage
+from docsassistant.agent.checks.absence import denied_coverage
 
 BACKUPS = {
     "n": 1,

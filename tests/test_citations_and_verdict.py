@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from docsassistant.agent.checks.coverage import unchecked_sentences
+from docsassistant.agent.checks.figures import unbacked_numbers
+from docsassistant.agent.checks.verdict import judge
 from docsassistant.agent.citations import check_citations
-from docsassistant.agent.coverage import unchecked_sentences
-from docsassistant.agent.grounding import judge, unbacked_numbers
 from docsassistant.agent.schemas import ClaimCheck
 
 
@@ -236,7 +237,7 @@ def test_an_unchecked_sentence_keeps_an_answer_from_grounded() -> None:
 
 
 def test_identifiers_of_a_confirmed_question_must_be_in_a_cited_source() -> None:
-    from docsassistant.agent.grounding import unbacked_identifiers
+    from docsassistant.agent.checks.identifiers import unbacked_identifiers
 
     page = [{"title": "Timeouts", "content": "Set `CLIENT_TIMEOUT` to change the hnsw.ef_search bound."}]
     assert unbacked_identifiers("Does `FOO_TIMEOUT` set it? And HNSW.EF_SEARCH?", page) == ["FOO_TIMEOUT"]
@@ -255,7 +256,7 @@ def test_unchecked_sentences_message_says_which_one_it_quotes() -> None:
 
 def test_an_option_in_a_code_block_no_source_gives_is_found() -> None:
     """QA round 10 (s17): code is exempt from the name check, so `--skip-verify` passed."""
-    from docsassistant.agent.grounding import unbacked_options
+    from docsassistant.agent.checks.identifiers import unbacked_options
 
     source = {"content": "Restore with `backupctl restore --snapshot ID`; add --dry-run to preview."}
     answer = "Restore it [1]:\n\n```sh\nbackupctl restore --snapshot ID --skip-verify --help\n```"

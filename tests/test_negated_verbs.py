@@ -1,10 +1,10 @@
-"""Statements asserting in other words what a source denies (agent/negated_verbs.py)."""
+"""Statements asserting in other words what a source denies (agent/checks/negated_verbs.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from docsassistant.agent.negated_verbs import denied_verbs_asserted
+from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
 
 REGION = "The cluster region cannot be changed after the cluster is created. Choose it carefully."
 PROXY = "Acme Proxy does not support WebSocket connections. It forwards plain HTTP requests."

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docsassistant.agent.grounding import judge
-from docsassistant.agent.reversals import reversed_statements
+from docsassistant.agent.checks.reversals import reversed_statements
+from docsassistant.agent.checks.verdict import judge
 from docsassistant.agent.schemas import ClaimCheck
 
 SOURCES = [
@@ -101,7 +101,7 @@ def test_an_inflected_word_or_a_pair_word_counts_toward_the_same_statement(
 
 def test_a_yes_is_held_to_every_retrieved_page_that_names_the_asked_thing() -> None:
     """QA round 10, s48: the yes cites the gateway page; the proxy page says no."""
-    from docsassistant.agent.reversals import contradicted_by_evidence
+    from docsassistant.agent.checks.reversals import contradicted_by_evidence
 
     gateway = "Acme Gateway supports HTTP/3 and gRPC. TLS 1.3 is required."
     proxy = "Acme Proxy does not support HTTP/3. It supports HTTP/1.1 and gRPC."
@@ -209,7 +209,7 @@ def test_removed_and_available_are_opposites() -> None:
 
 def test_a_yes_confirms_only_names_its_cited_sources_hold() -> None:
     """QA round 12 m60: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them."""
-    from docsassistant.agent.reversals import unconfirmed_names
+    from docsassistant.agent.checks.yes_no import unconfirmed_names
 
     proxy = [
         {"title": "Acme Proxy", "content": "Acme Proxy supports HTTP/1.1, HTTP/2 and HTTP/3 (over QUIC)."}
@@ -222,7 +222,7 @@ def test_a_yes_confirms_only_names_its_cited_sources_hold() -> None:
 
 def test_the_words_of_a_question_its_sources_never_use() -> None:
     """QA round 12 m44: a yes on incomplete evidence to "Does Acme Vault encrypt backups?"."""
-    from docsassistant.agent.reversals import unconfirmed_words
+    from docsassistant.agent.checks.yes_no import unconfirmed_words
 
     vault = [
         {"content": "Acme Vault backs up every cluster nightly at 02:00 UTC. Backups are kept for 14 days."}

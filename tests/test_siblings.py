@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docsassistant.agent.siblings import sibling_terms, terms
+from docsassistant.agent.checks.sibling_terms import sibling_terms, terms
 
 TIMEOUTS = {"n": 1, "content": "The connect timeout is 5 seconds. The request timeout is 30 seconds."}
 ASKED = "What is the connect timeout?"
@@ -38,7 +38,7 @@ def test_an_answer_naming_the_asked_term_or_no_figure_is_not_flagged() -> None:
 
 
 def test_a_sibling_name_answered_is_found() -> None:
-    from docsassistant.agent.siblings import sibling_names
+    from docsassistant.agent.checks.sibling_names import sibling_names
 
     follow_up = "And its idle timeout? (follow-up to: How many connections does Acme Gateway accept?)"
     assert sibling_names("Acme Proxy closes idle connections after 15 seconds [1].", follow_up) == [
@@ -52,7 +52,7 @@ def test_a_sibling_name_answered_is_found() -> None:
 
 
 def test_a_follow_up_naming_its_own_subject_is_asked_about_that_one() -> None:
-    from docsassistant.agent.siblings import sibling_names
+    from docsassistant.agent.checks.sibling_names import sibling_names
 
     question = "What about Acme Proxy? (follow-up to: How many connections does Acme Gateway accept?)"
     assert sibling_names("Acme Proxy accepts 4,000 connections per node [1].", question) == []
@@ -66,7 +66,7 @@ def test_a_follow_up_asking_for_the_sibling_is_not_flagged() -> None:
 def test_a_term_given_its_siblings_figure_is_found() -> None:
     """QA round 11 (s60, s61): "Is the connect timeout 30 s?" answered yes, 30 s being the
     request timeout of the same page."""
-    from docsassistant.agent.siblings import sibling_figures
+    from docsassistant.agent.checks.sibling_figures import sibling_figures
 
     page = {"n": 1, "content": "The connect timeout is 10 seconds. The request timeout is 30 seconds."}
     found = ["the source gives connect timeout 10; 30 is its request timeout"]
@@ -77,7 +77,7 @@ def test_a_term_given_its_siblings_figure_is_found() -> None:
 
 
 def test_a_terms_own_figure_or_a_figure_no_sibling_holds_is_not_flagged() -> None:
-    from docsassistant.agent.siblings import sibling_figures
+    from docsassistant.agent.checks.sibling_figures import sibling_figures
 
     page = {
         "n": 1,
@@ -101,7 +101,7 @@ PROXY = {"title": "Acme Proxy", "content": "Acme Proxy accepts at most 4,000 con
 
 def test_an_answer_naming_nothing_from_a_siblings_page_is_off_question() -> None:
     """QA round 11 s20/s45: "It accepts 4,000 …" about the gateway, its only source the proxy page."""
-    from docsassistant.agent.siblings import sibling_sources
+    from docsassistant.agent.checks.sibling_names import sibling_sources
 
     asked = "How many connections does Acme Gateway accept?"
     assert sibling_sources("It accepts at most 4,000 connections [1].", asked, [PROXY]) == [
@@ -122,7 +122,7 @@ def test_an_answer_naming_nothing_from_a_siblings_page_is_off_question() -> None
 
 def test_a_clause_about_one_product_cited_to_its_siblings_page_is_found() -> None:
     """QA round 12 m36: "The default cache size of Acme Gateway is 512 MB [proxy page]"."""
-    from docsassistant.agent.siblings import sibling_citations
+    from docsassistant.agent.checks.sibling_names import sibling_citations
 
     proxy = {**PROXY, "n": 1, "content": PROXY["content"] + " The default cache size is 512 MB."}
     gateway = {**GATEWAY, "n": 2}
@@ -136,7 +136,7 @@ def test_a_clause_about_one_product_cited_to_its_siblings_page_is_found() -> Non
 def test_a_figure_given_the_wrong_name_is_found() -> None:
     """QA round 12 m47 and m12: "TLS 1.1" where the page's 1.1 is HTTP/1.1's; "8.0" for the
     first of "PostgreSQL 14 or later, MySQL 8.0 or later"."""
-    from docsassistant.agent.siblings import figure_of_another_name, relabelled_figures
+    from docsassistant.agent.checks.figure_labels import figure_of_another_name, relabelled_figures
 
     protocols = [{"content": "Acme Gateway supports HTTP/1.1 and HTTP/2. TLS 1.2 and TLS 1.3 are supported."}]
     assert relabelled_figures("It supports TLS 1.1, TLS 1.2 and TLS 1.3 [1].", protocols) == ["TLS 1.1"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
+from docsassistant.agent.checks.counts import miscounted
+from docsassistant.agent.checks.units import mismatched_units, reversed_bounds
 
 PAGE = {
     "content": "The connect timeout is 500 ms. The request timeout is thirty seconds. "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docsassistant.agent.word_support import weakly_supported
+from docsassistant.agent.checks.word_support import weakly_supported
 
 TIMEOUTS = {
     "n": 1,
@@ -42,7 +42,7 @@ def test_text_removed_from_a_source_backs_nothing() -> None:
 
 
 def test_figures_swapped_between_two_cited_sources_are_found() -> None:
-    from docsassistant.agent.word_support import misplaced_figures
+    from docsassistant.agent.checks.figure_binding import misplaced_figures
 
     sources = [
         {"n": 1, "content": "The default request timeout is 30 seconds."},
@@ -61,7 +61,7 @@ def test_figures_swapped_between_two_cited_sources_are_found() -> None:
 
 def test_a_subject_taken_from_the_other_cited_source_is_found() -> None:
     """QA round 9, s43: each figure is cited right, the subjects are swapped."""
-    from docsassistant.agent.word_support import borrowed_subjects
+    from docsassistant.agent.checks.figure_binding import borrowed_subjects
 
     sources = [
         {
@@ -93,7 +93,7 @@ def test_a_subject_taken_from_the_other_cited_source_is_found() -> None:
 def test_a_subject_word_only_an_uncited_source_has_is_left_to_the_other_checks() -> None:
     """The other page must be cited in the answer: words of a retrieved page the answer does
     not use are not taken as swapped in (model wording overlaps pages it ignores)."""
-    from docsassistant.agent.word_support import borrowed_subjects
+    from docsassistant.agent.checks.figure_binding import borrowed_subjects
 
     sources = [
         {"n": 1, "title": "Timeouts", "content": "The gateway request timeout is 30 seconds."},
@@ -154,7 +154,7 @@ PROXY = {
 def test_a_figure_from_the_page_of_a_neighbouring_subject_is_found() -> None:
     """QA round 10, s06: the proxy's figure said of the gateway, cited to the proxy page;
     the gateway page, retrieved but not cited, gives the gateway another figure."""
-    from docsassistant.agent.word_support import rival_statements
+    from docsassistant.agent.checks.rival_statements import rival_statements
 
     answer = "Acme Gateway accepts at most 4,000 concurrent connections per node [2]."
     assert rival_statements(answer, [GATEWAY, PROXY]) == [
@@ -168,7 +168,7 @@ def test_a_figure_from_the_page_of_a_neighbouring_subject_is_found() -> None:
 
 def test_a_figure_is_held_to_the_cited_source_that_holds_it() -> None:
     """QA round 10, s30: both team pages cited together, Heron's 30 minutes said of Falcon."""
-    from docsassistant.agent.word_support import rival_statements
+    from docsassistant.agent.checks.rival_statements import rival_statements
 
     falcon = {
         "n": 1,
@@ -185,7 +185,7 @@ def test_a_figure_is_held_to_the_cited_source_that_holds_it() -> None:
 
 def test_a_sentence_that_repeats_the_figure_is_no_rival() -> None:
     """Two pages stating the same figure agree; a sentence sharing few words is another topic."""
-    from docsassistant.agent.word_support import rival_statements
+    from docsassistant.agent.checks.rival_statements import rival_statements
 
     same = {**GATEWAY, "content": "Acme Gateway accepts at most 4,000 concurrent connections per node."}
     answer = "Acme Gateway accepts at most 4,000 concurrent connections per node [2]."
@@ -214,7 +214,7 @@ def test_an_invented_clause_inside_a_sentence_from_its_source_is_found() -> None
 
 def test_a_figure_taken_from_the_sentence_about_something_else_is_misbound() -> None:
     """QA round 12 m24/m04: both versions are on the page, each with its own statement."""
-    from docsassistant.agent.word_support import misbound_figures
+    from docsassistant.agent.checks.figure_binding import misbound_figures
 
     notes = [
         {
@@ -234,7 +234,7 @@ def test_a_figure_taken_from_the_sentence_about_something_else_is_misbound() -> 
 
 def test_a_backquoted_value_from_another_statement_is_misbound() -> None:
     """QA round 12 m08: "defaults to `debug`", the page's default being `info`."""
-    from docsassistant.agent.word_support import misbound_figures
+    from docsassistant.agent.checks.figure_binding import misbound_figures
 
     page = [
         {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from docsassistant.agent.grounding import CODE_SPANS
+from docsassistant.agent.checks.figures import CODE_SPANS
 
 _LINKS = re.compile(r"\S*://\S*|\]\([^)]*\)")  # a URL's words are no language
 # English function words: a message with fewer than two of them (or where they are under a

@@ -29,12 +29,12 @@ from pydantic import BaseModel, Field
 
 from docsassistant.agent.budget import trim_history
 from docsassistant.agent.calls import invoke_structured, usage
+from docsassistant.agent.checks.yes_no import NAME
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import event
 from docsassistant.agent.language import looks_english
 from docsassistant.agent.ordinals import names_another, picked_name
 from docsassistant.agent.prompts import STANDALONE_SYSTEM
-from docsassistant.agent.reversals import NAME
 
 FOLLOW_UP = " (follow-up to: "  # joins a message to the question it follows up
 HISTORY_TOKENS = 1500  # recent turns are what a follow-up refers to

@@ -13,10 +13,10 @@ from typing import Any
 
 from langchain_core.messages import ToolMessage
 
+from docsassistant.agent.checks.figures import states_a_figure_of, unbacked_numbers
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.context import AgentContext
 from docsassistant.agent.events import bogus_citation, event
-from docsassistant.agent.grounding import states_a_figure_of, unbacked_numbers
 from docsassistant.agent.nodes.common import CallResult
 from docsassistant.agent.state import AgentState
 

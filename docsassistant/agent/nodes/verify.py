@@ -7,59 +7,26 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from docsassistant.agent.absence import denied_coverage
 from docsassistant.agent.calls import invoke_structured, usage
+from docsassistant.agent.checks.findings import code_findings
+from docsassistant.agent.checks.obeyed_orders import obeyed_orders
+from docsassistant.agent.checks.verdict import judge
 from docsassistant.agent.context import AgentContext
-from docsassistant.agent.coverage import unchecked_sentences
 from docsassistant.agent.events import event, flag
-from docsassistant.agent.grounding import (
-    FENCED_CODE,
-    judge,
-    obeyed_orders,
-    unbacked_identifiers,
-    unbacked_numbers,
-    unbacked_options,
-)
 from docsassistant.agent.injection.detector import redact_injection
-from docsassistant.agent.language import looks_english, looks_foreign
-from docsassistant.agent.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.nodes.common import traced
 from docsassistant.agent.prompts import VERIFY_SYSTEM, format_documents, with_evidence
-from docsassistant.agent.reversals import (
-    affirms,
-    contradicted_by_evidence,
-    is_yes_no,
-    reversed_statements,
-    unconfirmed_names,
-    unconfirmed_words,
-)
 from docsassistant.agent.schemas import Verification
-from docsassistant.agent.siblings import (
-    figure_of_another_name,
-    relabelled_figures,
-    sibling_citations,
-    sibling_figures,
-    sibling_names,
-    sibling_sources,
-    sibling_terms,
-)
 from docsassistant.agent.state import AgentState
-from docsassistant.agent.units import miscounted, mismatched_units, reversed_bounds
-from docsassistant.agent.word_support import (
-    borrowed_subjects,
-    misbound_figures,
-    misplaced_figures,
-    quoted_sentence,
-    rival_statements,
-    weakly_supported,
-)
 
 
 @traced("verify")
 def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """One structured call judges every claim. Unsupported claims trigger one
-    regeneration without them (unless this turn already regenerated); the verdict and its
-    flags come from `grounding.judge`."""
+    regeneration without them (unless this turn already regenerated, or the answer obeyed
+    an order removed from a source); otherwise the code checks
+    (`checks.findings.code_findings`) add what the verifier let through, and the verdict
+    and its flags come from `checks.verdict.judge`."""
     ctx = runtime.context
     sources = state.get("sources", [])
     answer = state.get("answer") or ""
@@ -83,99 +50,27 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         unsupported = [c.claim for c in claims if not c.supported]
         trace = [event("verification", status="regenerating", claims=[c.model_dump() for c in claims])]
         return {"unsupported": unsupported, "regenerate": True, "trace": trace, **usage(raw)}
-    cited_sources = [s for s in sources if s.get("n") in cited]
-    # The user's own words back a figure, never the model's rewrite of them: a rewrite that
-    # invents "60 seconds" would otherwise vouch for an answer repeating it (QA round 8a W4).
-    question = state.get("question") or ""
-    users_words = [str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage)]
-    checked = answer
-    confirmed = affirms(answer) and is_yes_no(question)
-    if confirmed:
-        # "Is the timeout 5 seconds?" answered "Yes, it is 5 seconds" (or just "Yes"): the
-        # answer states the question's figure, which therefore cannot back itself (QA 8a, 56).
-        checked = f"{answer}\n\n{question}"
-        users_words = [text for text in users_words if text.strip() != question.strip()]
-    else:
-        users_words.append(question)
-    unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
-    # "500 seconds" for the page's 500 ms: the figure is there, its unit is not (QA 10, s01).
-    unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
-    # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
-    unbacked += [figure for figure in reversed_bounds(checked, cited_sources) if figure not in unbacked]
-    # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
-    unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
-    # "a single failed check" for the page's "three failed health checks in a row" (s55).
-    unbacked += [figure for figure in miscounted(checked, cited_sources) if figure not in unbacked]
-    if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
-        unbacked += unbacked_identifiers(question, cited_sources)
-        # and its names: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them (m60)
-        unbacked += [n for n in unconfirmed_names(question, cited_sources) if n not in unbacked]
-        if not state.get("sufficient"):  # and, on evidence found incomplete, its words (m44)
-            missing = unconfirmed_words(question, cited_sources)
-            unbacked += [f"yes to {', '.join(missing)}"] if missing else []
-    # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
-    # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
-    named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources) + unbacked_options(answer, sources)
-    unbacked += [name for name in named if name not in unbacked]
-    contents = [s.get("content") or "" for s in cited_sources]
-    # The standalone form, so "And is it on by default?" is compared as the full question.
-    working = state.get("standalone_question") or question
-    reversals = reversed_statements(answer, contents, working)
-    # "can be modified later" for "cannot be changed": the opposite in other words (s02).
-    reversals += [s for s in denied_verbs_asserted(answer, contents, working) if s not in reversals]
-    # A yes citing a page about something else, while the page about the asked thing is
-    # retrieved and says no (s48): every source counts here, not only the cited ones.
-    evidence = [s.get("content") or "" for s in sources]
-    reversals += [q for q in contradicted_by_evidence(answer, working, evidence) if q not in reversals]
-    # "The documentation does not say how long backups are kept" beside a source saying it:
-    # in the evidence (s37), or in a page the grader set aside (s10). Either way it is false.
-    retrieved = [
-        {"content": redact_injection(c["content"]) if c.get("suspicious") else c.get("content") or ""}
-        for c in state.get("chunks", [])
-    ]
-    reversals += [q for q in denied_coverage(answer, seen + retrieved) if q not in reversals]
-    heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
-    asked = " ".join([*users_words, question])  # what the answer may say back unbacked
-    weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language
-    off_question: list[str] = []
-    # The word checks compare the answer's words with the sources': an answer in the user's
-    # language over English pages shares none of them (QA round 10 s19, a German answer).
-    same_language = not looks_foreign(answer) or not any(looks_english(s.get("content") or "") for s in seen)
-    if same_language:
-        weak = weakly_supported(answer, seen, asked) + weak
-        weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
-        # Against every retrieved source: the page of the subject asked about may be uncited (s06).
-        weak += [s for s in rival_statements(answer, seen) if s not in weak]
-        # "removed in version 2.4 [1]", [1] saying 2.4 introduced something else (m24).
-        weak += [s for s in misbound_figures(answer, seen) if s not in weak]
-        # "The default cache size of Acme Gateway is 512 MB [proxy page]" (m36).
-        weak += [s for s in sibling_citations(answer, seen) if s not in weak]
-        # The connect timeout asked, the request timeout of the same page answered (s08).
-        off_question = sibling_terms(answer, working, seen)
-        # "Yes" to "Is the connect timeout 30 s?", 30 s being the page's request timeout (s60).
-        off_question += [s for s in sibling_figures(checked, cited_sources) if s not in off_question]
-    # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
-    off_question += [s for s in sibling_names(answer, working) if s not in off_question]
-    # PostgreSQL asked ("the first one"), MySQL's 8.0 of the same list answered (m12).
-    off_question += [
-        s for s in figure_of_another_name(answer, working, cited_sources) if s not in off_question
-    ]
-    # ... or "It accepts 4,000 connections [1]", [1] being the proxy's page (s20, s45).
-    off_question += [s for s in sibling_sources(answer, working, cited_sources) if s not in off_question]
-    unchecked = unchecked_sentences(answer, claims or [])
-    # A trailing sentence no claim covers is word-checked against the citation before it;
-    # the reader is better told it was never checked at all.
-    never_checked = {quoted_sentence(s) for s in unchecked}
-    weak = [w for w in weak if w not in never_checked]
+    found = code_findings(
+        answer,
+        sources,
+        state.get("question") or "",
+        seen=seen,
+        cited=cited,
+        claims=claims,
+        user_messages=[str(m.content) for m in state.get("messages", []) if isinstance(m, HumanMessage)],
+        standalone_question=state.get("standalone_question"),
+        sufficient=bool(state.get("sufficient")),
+        chunks=state.get("chunks", []),
+    )
     verdict = judge(
         cited,
         claims,
         obeyed,
-        unbacked,
-        unchecked,
-        reversals,
-        weak,
-        off_question,
+        found.unbacked,
+        found.unchecked,
+        found.reversals,
+        found.weak,
+        found.off_question,
         bool(state.get("truncated")),
     )
     verification = {
@@ -186,7 +81,7 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     if obeyed:
         verification["obeyed"] = obeyed
     trace = [event("verification", **verification)]
-    if not same_language:
+    if not found.same_language:
         reason = "the answer is not in the documentation's language; its figures were still checked"
         trace.insert(0, event("decision", kind="word_checks_skipped", reason=reason))
     unsupported = [c.claim for c in claims or [] if not c.supported]

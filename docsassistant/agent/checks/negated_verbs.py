@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-from docsassistant.agent.reversals import affirms, is_yes_no, sentences, stem, tokens
+from docsassistant.agent.checks.words import sentences, stem, tokens
+from docsassistant.agent.checks.yes_no import affirms, is_yes_no
 
 # Verbs documentation negates, grouped with the words a model puts in their place.
 _GROUPS = (
@@ -93,7 +94,7 @@ def _asserts_denied(statement: str, source_sentences: list[list[str]]) -> bool:
     best = max((score for score, _ in scored), default=0.0)
     if best < MIN_OVERLAP:
         return False
-    # Every closest sentence must deny what the statement asserts, as in `reversals._reversed`.
+    # Every closest sentence must deny what the statement asserts, as in `polarity._reversed`.
     for _, source in (pair for pair in scored if pair[0] == best):
         negations = sum(w in _NEGATORS or w in {"no", "none"} for w in source)
         verbs = _negated_verbs(source) & mine

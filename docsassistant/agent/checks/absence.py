@@ -24,10 +24,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence
+from docsassistant.agent.checks.figures import FENCED_CODE
+from docsassistant.agent.checks.words import content_stems
 from docsassistant.agent.citations import MARKER
-from docsassistant.agent.grounding import FENCED_CODE
-from docsassistant.agent.reversals import content_stems
-from docsassistant.agent.word_support import SOURCE_SENTENCE, quoted_sentence
 
 _VERBS = (
     "say|state|mention|specify|cover|describe|document|explain|list|give|provide|include|"

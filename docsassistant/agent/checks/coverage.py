@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from docsassistant.agent.grounding import CODE_SPANS
+from docsassistant.agent.checks.figures import CODE_SPANS
 from docsassistant.agent.schemas import ClaimCheck
 
 _MARKER = re.compile(r"\[\d+\]")

@@ -1,0 +1,155 @@
+"""Every code check of an answer, in the order verify runs them: what the verifier, a model
+of the writer's kind, may have let through. Each list of findings keeps its checks' order
+and holds an item once; `verdict.judge` reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from docsassistant.agent.checks.absence import denied_coverage
+from docsassistant.agent.checks.cited_clauses import quoted_sentence
+from docsassistant.agent.checks.counts import miscounted
+from docsassistant.agent.checks.coverage import unchecked_sentences
+from docsassistant.agent.checks.figure_binding import borrowed_subjects, misbound_figures, misplaced_figures
+from docsassistant.agent.checks.figure_labels import figure_of_another_name, relabelled_figures
+from docsassistant.agent.checks.figures import FENCED_CODE, unbacked_numbers
+from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
+from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
+from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
+from docsassistant.agent.checks.rival_statements import rival_statements
+from docsassistant.agent.checks.sibling_figures import sibling_figures
+from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
+from docsassistant.agent.checks.sibling_terms import sibling_terms
+from docsassistant.agent.checks.units import mismatched_units, reversed_bounds
+from docsassistant.agent.checks.word_support import weakly_supported
+from docsassistant.agent.checks.yes_no import affirms, is_yes_no, unconfirmed_names, unconfirmed_words
+from docsassistant.agent.injection.detector import redact_injection
+from docsassistant.agent.language import looks_english, looks_foreign
+from docsassistant.agent.schemas import ClaimCheck
+
+
+@dataclass(frozen=True)
+class CodeFindings:
+    """What the code checks found, one list per argument of `verdict.judge`."""
+
+    unbacked: list[str]  # figures, names and options the cited sources do not back
+    reversals: list[str]  # statements a source says the opposite of
+    weak: list[str]  # cited sentences that what they cite does not back
+    off_question: list[str]  # the question's term or name swapped for a sibling's
+    unchecked: list[str]  # sentences no citation and no claim covers
+    same_language: bool  # False: the word checks were skipped (an answer in another language)
+
+
+def code_findings(
+    answer: str,
+    sources: list[dict[str, Any]],
+    question: str,
+    *,
+    seen: list[dict[str, Any]],
+    cited: list[int],
+    claims: list[ClaimCheck] | None,
+    user_messages: list[str],
+    standalone_question: str | None,
+    sufficient: bool,
+    chunks: list[dict[str, Any]],
+) -> CodeFindings:
+    """The findings of every code check of `answer` against the turn's evidence `sources`.
+
+    `seen`: the sources as the generator saw them (`prompt_text` where one was redacted);
+    `cited`: the source numbers the answer cites; `claims`: the verifier's, None when its
+    reply could not be read; `user_messages`: the user's messages of the conversation;
+    `sufficient`: the grader found the evidence complete; `chunks`: all the turn retrieved,
+    the ones the grader set aside too."""
+    cited_sources = [s for s in sources if s.get("n") in cited]
+    # The user's own words back a figure, never the model's rewrite of them: a rewrite that
+    # invents "60 seconds" would otherwise vouch for an answer repeating it (QA round 8a W4).
+    users_words = list(user_messages)
+    checked = answer
+    confirmed = affirms(answer) and is_yes_no(question)
+    if confirmed:
+        # "Is the timeout 5 seconds?" answered "Yes, it is 5 seconds" (or just "Yes"): the
+        # answer states the question's figure, which therefore cannot back itself (QA 8a, 56).
+        checked = f"{answer}\n\n{question}"
+        users_words = [text for text in users_words if text.strip() != question.strip()]
+    else:
+        users_words.append(question)
+    unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
+    # "500 seconds" for the page's 500 ms: the figure is there, its unit is not (QA 10, s01).
+    unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
+    # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
+    unbacked += [figure for figure in reversed_bounds(checked, cited_sources) if figure not in unbacked]
+    # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
+    unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
+    # "a single failed check" for the page's "three failed health checks in a row" (s55).
+    unbacked += [figure for figure in miscounted(checked, cited_sources) if figure not in unbacked]
+    if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
+        unbacked += unbacked_identifiers(question, cited_sources)
+        # and its names: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them (m60)
+        unbacked += [n for n in unconfirmed_names(question, cited_sources) if n not in unbacked]
+        if not sufficient:  # and, on evidence found incomplete, its words (m44)
+            missing = unconfirmed_words(question, cited_sources)
+            unbacked += [f"yes to {', '.join(missing)}"] if missing else []
+    # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
+    # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
+    named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources) + unbacked_options(answer, sources)
+    unbacked += [name for name in named if name not in unbacked]
+    contents = [s.get("content") or "" for s in cited_sources]
+    # The standalone form, so "And is it on by default?" is compared as the full question.
+    working = standalone_question or question
+    reversals = reversed_statements(answer, contents, working)
+    # "can be modified later" for "cannot be changed": the opposite in other words (s02).
+    reversals += [s for s in denied_verbs_asserted(answer, contents, working) if s not in reversals]
+    # A yes citing a page about something else, while the page about the asked thing is
+    # retrieved and says no (s48): every source counts here, not only the cited ones.
+    evidence = [s.get("content") or "" for s in sources]
+    reversals += [q for q in contradicted_by_evidence(answer, working, evidence) if q not in reversals]
+    # "The documentation does not say how long backups are kept" beside a source saying it:
+    # in the evidence (s37), or in a page the grader set aside (s10). Either way it is false.
+    retrieved = [
+        {"content": redact_injection(c["content"]) if c.get("suspicious") else c.get("content") or ""}
+        for c in chunks
+    ]
+    reversals += [q for q in denied_coverage(answer, seen + retrieved) if q not in reversals]
+    heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
+    asked = " ".join([*users_words, question])  # what the answer may say back unbacked
+    weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language
+    off_question: list[str] = []
+    # The word checks compare the answer's words with the sources': an answer in the user's
+    # language over English pages shares none of them (QA round 10 s19, a German answer).
+    same_language = not looks_foreign(answer) or not any(looks_english(s.get("content") or "") for s in seen)
+    if same_language:
+        weak = weakly_supported(answer, seen, asked) + weak
+        weak += [s for s in borrowed_subjects(answer, seen, heard) if s not in weak]
+        # Against every retrieved source: the page of the subject asked about may be uncited (s06).
+        weak += [s for s in rival_statements(answer, seen) if s not in weak]
+        # "removed in version 2.4 [1]", [1] saying 2.4 introduced something else (m24).
+        weak += [s for s in misbound_figures(answer, seen) if s not in weak]
+        # "The default cache size of Acme Gateway is 512 MB [proxy page]" (m36).
+        weak += [s for s in sibling_citations(answer, seen) if s not in weak]
+        # The connect timeout asked, the request timeout of the same page answered (s08).
+        off_question = sibling_terms(answer, working, seen)
+        # "Yes" to "Is the connect timeout 30 s?", 30 s being the page's request timeout (s60).
+        off_question += [s for s in sibling_figures(checked, cited_sources) if s not in off_question]
+    # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
+    off_question += [s for s in sibling_names(answer, working) if s not in off_question]
+    # PostgreSQL asked ("the first one"), MySQL's 8.0 of the same list answered (m12).
+    off_question += [
+        s for s in figure_of_another_name(answer, working, cited_sources) if s not in off_question
+    ]
+    # ... or "It accepts 4,000 connections [1]", [1] being the proxy's page (s20, s45).
+    off_question += [s for s in sibling_sources(answer, working, cited_sources) if s not in off_question]
+    unchecked = unchecked_sentences(answer, claims or [])
+    # A trailing sentence no claim covers is word-checked against the citation before it;
+    # the reader is better told it was never checked at all.
+    never_checked = {quoted_sentence(s) for s in unchecked}
+    weak = [w for w in weak if w not in never_checked]
+    return CodeFindings(
+        unbacked=unbacked,
+        reversals=reversals,
+        weak=weak,
+        off_question=off_question,
+        unchecked=unchecked,
+        same_language=same_language,
+    )

@@ -1,0 +1,95 @@
+"""Sentences of an answer that say the opposite of their source: condition 7 of `grounded`.
+
+A verifier of the same kind as the writer tends to pass an answer that repeats its source
+with one word flipped ("enabled" for "disabled", a dropped "not"), and a model asked "Is X
+enabled by default?" tends to say yes. Both keep nearly every word of the source sentence,
+which is what this check looks for: an answer sentence whose content words are mostly in
+one sentence of a cited source, with an odd number of flips between them (a negation on
+one side only, or the two words of an opposite pair; the comparison is `polarity.py`'s).
+Pure functions, tested directly; no model call, so it cannot be talked out of its verdict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docsassistant.agent.checks.polarity import Profile, _profile, _restates, _reversed
+from docsassistant.agent.checks.words import sentences
+from docsassistant.agent.checks.yes_no import NAME, affirms, is_yes_no
+
+_MARKER = re.compile(r"\[\d+\]")
+# "Yes, …" / "No, …" answer the question; they are not part of the statement after them.
+# Only when punctuation follows: "No index is needed" states something, "No, …" answers.
+_ANSWER_WORD = re.compile(r"^\W*(yes|yeah|yep|no|nope|correct|right|indeed|exactly)\s*[,.;:!—–-]+\s*", re.I)
+_DENIES = re.compile(r"^\W*(no|nope|not quite|that'?s (not|incorrect|wrong)|incorrect)\b", re.I)
+
+# Clauses an answer joins that its source may state apart, each compared alone: "Support
+# for Python 3.8 was removed in 4.0, so later releases do not support it" (QA round 11 s62),
+# "keeps entries in memory only and does not save them to disk" (s04). "and" only before a
+# second verb: split at every "and", dev misreads of eval/reversal_checks.py rose from 79 to
+# 105 of 7,664 sentences.
+_CLAUSE = re.compile(
+    r";\s+|,\s+(?:so|but|while|whereas)\s+"
+    r"|,?\s+and\s+(?=(?:does|do|is|are|can|will|must|should|has|have|never|not)\b)"
+)
+
+# A heading states nothing, so it contradicts nothing: "=== Prompt and Completion Data" is
+# not the opposite of "Prompt and completion data is not exported by default".
+_HEADING = re.compile(r"^\s*(?:#{1,6}|={1,6})\s")
+
+
+def reversed_statements(answer: str, sources: list[str], question: str = "") -> list[str]:
+    """Statements of the answer that a cited source says the opposite of.
+
+    Each prose sentence of the answer is compared with each sentence of `sources` (the
+    contents of the sources it cites). An answer opening with yes or no to a yes/no
+    `question` also states the question itself, as asked or negated: "Is it enabled by
+    default?" answered "Yes [1]." claims it is enabled."""
+    profiles: list[Profile] = []
+    headings: list[Profile] = []  # they may still restate a statement ("# Acme Gateway")
+    for s in (s for text in sources for s in sentences(text)):
+        (headings if _HEADING.match(s) else profiles).append(_profile(s))
+    out: list[str] = []
+    for sentence in sentences(answer):
+        statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
+        clauses = _CLAUSE.split(statement)
+        # Once one clause is a source's sentence, the others are judged alone, not with it.
+        restated = any(_restates(_profile(c), s) for c in clauses for s in profiles + headings)
+        judged = clauses if restated else dict.fromkeys([statement, *clauses])
+        if any(_reversed(part, profiles, headings) for part in judged) and sentence not in out:
+            out.append(sentence)
+    if question and is_yes_no(question):
+        asked = question.strip().rstrip("?")
+        if (affirms(answer) and _reversed(asked, profiles, headings)) or (
+            _DENIES.match(answer) and _reversed(f"not {asked}", profiles, headings)
+        ):
+            out.append(question.strip())
+    return out
+
+
+def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) -> list[str]:
+    """A yes (or no) to a yes/no question that names something, which a sentence of any
+    retrieved source naming the same things says the opposite of: "Does Acme Proxy also
+    support HTTP/3?" answered "Yes, like Acme Gateway it does [gateway page]" while the
+    proxy page, retrieved but not cited, says it does not (QA round 10, s48). Only
+    sentences holding every name of the question are compared, so the gateway page's
+    "supports HTTP/3" cannot contradict a question about the proxy; a question with no
+    name is left to the cited sources (`reversed_statements`)."""
+    named = {n.strip("`").lower() for n in NAME.findall(question) if len(n.strip("`")) > 1}
+    if not named or not is_yes_no(question):
+        return []
+    profiles: list[Profile] = []
+    context: list[Profile] = []  # the rest of those sentences' pages, which may restate the
+    # answer naming less ("Acme Gateway supports HTTP/2. HTTP/3 is not supported."; QA 11 s50)
+    for text in evidence:
+        page = sentences(text)
+        naming = [s for s in page if all(n in s.lower() for n in named)]
+        profiles += [_profile(s) for s in naming]
+        if naming:
+            context += [_profile(s) for s in page if s not in naming]
+    asked = question.strip().rstrip("?")
+    if (affirms(answer) and _reversed(asked, profiles, context)) or (
+        _DENIES.match(answer) and _reversed(f"not {asked}", profiles, context)
+    ):
+        return [question.strip()]
+    return []
