@@ -1,4 +1,4 @@
-"""How often the bound check of condition 5 (`agent/checks/units.py`, `reversed_bounds`) misfires
+"""How often the bound checks of condition 5 (`agent/checks/units.py`, `reversed_bounds`) misfires
 on real pages and what it catches.
 
 Usage: .venv/bin/python eval/bound_checks.py --corpus PATH [--list]
@@ -39,6 +39,32 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int]:
     return bounded, misreads, caught
 
 
+def measure_defaults(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
+    """(sentences with a default or a bound, misreads of `swapped_defaults`, roles swapped
+    (a default turned into "up to", a bound into "defaults to"), swaps caught)."""
+    held, misreads, swapped, caught = 0, [], 0, 0
+    for path, paragraphs in pages(corpus, split):
+        for i, paragraph in enumerate(paragraphs):
+            others = "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])
+            for sentence in sentences(paragraph):
+                default, bound = units._DEFAULT.search(sentence), units._BOUND.search(sentence)
+                if not (default or bound):
+                    continue
+                held += 1
+                if units.swapped_defaults(sentence, [{"content": others}]):
+                    misreads.append(f"{path.name}: {sentence}")
+                if default:
+                    figure = default.group(1) or default.group(2)
+                    turned = sentence[: default.start()] + f"up to {figure}" + sentence[default.end() :]
+                else:
+                    turned = (
+                        sentence[: bound.start()] + f"defaults to {bound.group(3)}" + sentence[bound.end() :]
+                    )
+                swapped += 1
+                caught += bool(units.swapped_defaults(turned, [{"content": paragraph}]))
+    return held, misreads, swapped, caught
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, required=True)
@@ -50,6 +76,13 @@ def main() -> None:
         bounded, misreads, caught = measure(args.corpus, split)
         print(
             f"{split}: misreads {len(misreads)} of {bounded} bounded sentences; turned over caught {caught} of {bounded}"
+        )
+        if args.list:
+            print("\n".join(f"  {m}" for m in misreads))
+        held, misreads, swapped, caught = measure_defaults(args.corpus, split)
+        print(
+            f"{split} defaults: misreads {len(misreads)} of {held} sentences with a default or a bound; "
+            f"roles swapped caught {caught} of {swapped}"
         )
         if args.list:
             print("\n".join(f"  {m}" for m in misreads))

@@ -1494,3 +1494,51 @@ def test_injection_in_a_hit_graded_irrelevant_is_not_flagged_beside_the_answer(
     assert [e["chunk_id"] for e in in_trace] == poisoned
     assert "injection_suspected" not in flags(record)
     assert "thirty seconds" in record["answer"] and "grounded" in flags(record)
+
+
+QUEUE_PAGES = {
+    "configuration.md": "# Configuration\n\nThe broker reads `nimbus.yaml`:\n\n```yaml\nbroker:\n  listen_port: 5672\n"
+    "  max_connections: 20000\n```\n\n`broker.listen_port` (default 5672) is the port for client connections.\n",
+    "redelivery.md": "# Redelivery\n\nA message that is not acknowledged within the visibility timeout is "
+    "delivered again. The visibility timeout defaults to 30 seconds and can be set per queue up to 12 hours.\n",
+}
+QUEUE_CASES = [
+    (  # QA round 13 w01: a wrong value inside the YAML block
+        "What does the broker section of nimbus.yaml look like by default?",
+        "broker section nimbus.yaml listen_port",
+        "Here is the broker section [{configuration}]:\n\n```yaml\nbroker:\n  listen_port: {port}\n"
+        "  max_connections: 20000\n```",
+    ),
+    (  # QA round 13 w10: the ceiling given as the default
+        "What is the default visibility timeout?",
+        "default visibility timeout",
+        "The visibility timeout defaults to {timeout} [{redelivery}].",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "query", "answer"), QUEUE_CASES, ids=["yaml-value", "default-as-ceiling"])
+@pytest.mark.parametrize(
+    ("values", "grounded"),
+    [({"port": "5762", "timeout": "12 hours"}, False), ({"port": "5672", "timeout": "30 seconds"}, True)],
+    ids=["wrong", "right"],
+)
+def test_a_value_in_code_or_a_default_taken_from_the_wrong_role_is_not_grounded(
+    clean_db: None,
+    model: ShapeFake,
+    tmp_path: Path,
+    question: str,
+    query: str,
+    answer: str,
+    values: dict[str, str],
+    grounded: bool,
+) -> None:
+    """QA round 13 (w01, w10): a small model writes the page's YAML with another port, or gives
+    the page's maximum as its default, and a verifier of the writer's kind marks the claim
+    supported (ragas#1689). Code was exempt from the figure check, and the 12 hours is on the
+    cited page, so both were shown grounded. The right answers must stay grounded."""
+    text = answer.replace("{port}", values["port"]).replace("{timeout}", values["timeout"])
+    record = _pages_turn(model, tmp_path, QUEUE_PAGES, question, query, text)
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docsassistant.agent.checks.counts import miscounted
-from docsassistant.agent.checks.units import mismatched_units, reversed_bounds
+from docsassistant.agent.checks.units import mismatched_units, reversed_bounds, swapped_defaults
 
 PAGE = {
     "content": "The connect timeout is 500 ms. The request timeout is thirty seconds. "
@@ -115,3 +115,28 @@ def test_a_limit_is_a_ceiling_and_no_smaller_than_a_floor() -> None:
     page = [{"content": "The request body size limit is 8 MB; larger bodies are rejected."}]
     assert reversed_bounds("Request bodies must be no smaller than 8 MB [1].", page) == ["no smaller than 8"]
     assert reversed_bounds("Request bodies may be no larger than 8 MB [1].", page) == []
+
+
+VISIBILITY = {
+    "content": "The visibility timeout defaults to 30 seconds and can be set per queue up to 12 hours. "
+    "`replication.factor` (default 3, maximum 5). Each collection has a default allowance of up to 4 fields."
+}
+
+
+def test_a_ceiling_given_as_the_default_or_the_default_as_a_ceiling_is_unbacked() -> None:
+    assert swapped_defaults("The visibility timeout defaults to 12 hours [1].", [VISIBILITY]) == [
+        "defaults to 12"
+    ]
+    assert swapped_defaults("The replication factor defaults to 5 [1].", [VISIBILITY]) == ["defaults to 5"]
+    assert swapped_defaults("The replication factor can be at most 3 [1].", [VISIBILITY]) == ["at most 3"]
+
+
+def test_defaults_and_bounds_said_as_the_page_says_them_pass() -> None:
+    right = [
+        "The visibility timeout defaults to 30 seconds and can be raised up to 12 hours [1].",
+        "Each queue keeps 3 replicas by default, at most 5 [1].",
+        "A collection allows up to 4 fields by default [1].",  # a default bound, said either way
+        "The default is 4 fields [1].",
+    ]
+    for answer in right:
+        assert swapped_defaults(answer, [VISIBILITY]) == [], answer

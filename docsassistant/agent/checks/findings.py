@@ -10,6 +10,7 @@ from typing import Any
 
 from docsassistant.agent.checks.absence import denied_coverage
 from docsassistant.agent.checks.cited_clauses import quoted_sentence
+from docsassistant.agent.checks.code_values import unbacked_code_values
 from docsassistant.agent.checks.counts import miscounted
 from docsassistant.agent.checks.coverage import unchecked_sentences
 from docsassistant.agent.checks.figure_binding import borrowed_subjects, misbound_figures, misplaced_figures
@@ -22,7 +23,7 @@ from docsassistant.agent.checks.rival_statements import rival_statements
 from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
 from docsassistant.agent.checks.sibling_terms import sibling_terms
-from docsassistant.agent.checks.units import mismatched_units, reversed_bounds
+from docsassistant.agent.checks.units import mismatched_units, reversed_bounds, swapped_defaults
 from docsassistant.agent.checks.word_support import weakly_supported
 from docsassistant.agent.checks.yes_no import affirms, is_yes_no, unconfirmed_names, unconfirmed_words
 from docsassistant.agent.injection.detector import redact_injection
@@ -80,10 +81,16 @@ def code_findings(
     unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
     # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
     unbacked += [figure for figure in reversed_bounds(checked, cited_sources) if figure not in unbacked]
+    # "defaults to 12 hours" where 12 hours is the page's ceiling, 30 s its default (QA 13 w10).
+    unbacked += [figure for figure in swapped_defaults(checked, cited_sources) if figure not in unbacked]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).
     unbacked += [figure for figure in miscounted(checked, cited_sources) if figure not in unbacked]
+    # `listen_port: 5762` in a YAML block for the page's `listen_port: 5672` (QA round 13 w01).
+    unbacked += [
+        v for v in unbacked_code_values(answer, cited_sources, " ".join(users_words)) if v not in unbacked
+    ]
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
         unbacked += unbacked_identifiers(question, cited_sources)
         # and its names: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them (m60)

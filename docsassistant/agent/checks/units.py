@@ -137,3 +137,47 @@ def reversed_bounds(answer: str, cited_sources: list[dict[str, Any]]) -> list[st
         if there and there == {"floor" if mine == "ceiling" else "ceiling"} and m.group(0) not in out:
             out.append(m.group(0))
     return out
+
+
+# A figure given as a default: "defaults to 30 seconds", "(default 3, maximum 5)", "the default
+# visibility timeout is 30 s", "3 replicas by default".
+_DEFAULT = re.compile(
+    rf"(?<![\w-])(?:defaults?\s+(?:to|is|of)|default(?:\s+[\w`.-]+){{0,3}}?\s+(?:is|of|=)|default:?)\s*{_NUMBER}"
+    rf"|{_NUMBER}(?:\s+[\w-]+){{0,2}}\s+by default\b",
+    re.I,
+)
+
+
+def _after_default(text: str, start: int) -> bool:
+    """A bound right after "default" is a default bound ("a default allowance of up to 4")."""
+    return bool(re.search(r"\bdefault(?:\s+[A-Za-z-]+){0,3}\s*$", text[max(0, start - 60) : start], re.I))
+
+
+def _defaults(text: str) -> set[str]:
+    found = {_key(m.group(1) or m.group(2)) for m in _DEFAULT.finditer(text)}
+    return found | {_key(m.group(3)) for m in _BOUND.finditer(text) if _after_default(text, m.start())}
+
+
+def swapped_defaults(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """A bound given as the default, or the default as a bound: "defaults to 12 hours" where
+    the cited sources give 12 hours only as a ceiling ("up to 12 hours", the default being 30
+    seconds), or "a limit of 1 MiB" where 1 MiB is only ever the default (QA round 13 w10,
+    w14). Figures the sources also state bare, or in both roles, are left alone."""
+    text = " \n".join(str(s.get("content") or "") for s in cited_sources)
+    defaults = _defaults(text)
+    bounds = _bounds(_DEFAULT.sub(" ", text))  # a default's figure is not also read as bare
+    # A figure the answer gives both roles ("limited to 32 TB by default") is a default bound.
+    both = _defaults(answer) & {_key(m.group(3)) for m in _BOUND.finditer(answer)}
+    out: list[str] = []
+    for m in _DEFAULT.finditer(answer):
+        key = _key(m.group(1) or m.group(2))
+        there = bounds.get(key, set())
+        if key not in defaults | both and there and "" not in there and m.group(0) not in out:
+            out.append(m.group(0))
+    for m in _BOUND.finditer(answer):
+        key = _key(m.group(3))
+        if key in both:
+            continue
+        if key in defaults and not bounds.get(key) and m.group(0) not in out:
+            out.append(m.group(0))
+    return out

@@ -1,0 +1,39 @@
+"""Values in the answer's code blocks held to the cited sources (agent/checks/code_values.py)."""
+
+from __future__ import annotations
+
+from docsassistant.agent.checks.code_values import unbacked_code_values
+
+PAGE = {
+    "content": "# Configuration\n\n```yaml\nbroker:\n  listen_port: 5672\n  max_connections: 20000\n```\n\n"
+    "- `broker.idle_timeout_s` (default 300): seconds before an idle connection is closed.\n"
+    '- `tls.min_version` defaults to "1.2".\n- `storage.path`: where messages are kept.\n'
+}
+
+
+def _answer(*lines: str) -> str:
+    return (
+        "The broker section [1]:\n\n```yaml\nbroker:\n" + "\n".join(f"  {line}" for line in lines) + "\n```"
+    )
+
+
+def test_a_documented_setting_with_another_value_is_unbacked() -> None:
+    assert unbacked_code_values(_answer("listen_port: 5762", "max_connections: 20000"), [PAGE]) == [
+        "listen_port: 5762"
+    ]
+    assert unbacked_code_values(_answer("idle_timeout_s: 30"), [PAGE]) == ["idle_timeout_s: 30"]
+    assert unbacked_code_values('```toml\nmin_version = "1.0"\n```', [PAGE]) == ['min_version = "1.0"']
+
+
+def test_documented_values_placeholders_and_the_users_own_values_pass() -> None:
+    assert unbacked_code_values(_answer("listen_port: 5672", "idle_timeout_s: 300"), [PAGE]) == []
+    assert unbacked_code_values(_answer("listen_port: <your-port>", "max_connections: ${MAX}"), [PAGE]) == []
+    # the user asked for it
+    assert (
+        unbacked_code_values(_answer("listen_port: 6000"), [PAGE], "Can I move the broker to port 6000?")
+        == []
+    )
+    # a key the sources name without giving it a value, or do not name at all
+    assert unbacked_code_values("```yaml\nstorage:\n  path: /srv/queue\n  fsync: always\n```", [PAGE]) == []
+    # prose is the figure check's business, not this one's
+    assert unbacked_code_values("Set listen_port: 5762 in the file [1].", [PAGE]) == []
