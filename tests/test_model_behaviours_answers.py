@@ -1517,7 +1517,9 @@ QUEUE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("question", "query", "answer"), QUEUE_CASES, ids=["yaml-value", "default-as-ceiling"])
+@pytest.mark.parametrize(
+    ("question", "query", "answer"), QUEUE_CASES, ids=["yaml-value", "default-as-ceiling"]
+)
 @pytest.mark.parametrize(
     ("values", "grounded"),
     [({"port": "5762", "timeout": "12 hours"}, False), ({"port": "5672", "timeout": "30 seconds"}, True)],
