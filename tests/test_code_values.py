@@ -25,6 +25,17 @@ def test_a_documented_setting_with_another_value_is_unbacked() -> None:
     assert unbacked_code_values('```toml\nmin_version = "1.0"\n```', [PAGE]) == ['min_version = "1.0"']
 
 
+def test_a_number_set_in_code_needs_a_source_even_for_a_key_none_documents() -> None:
+    """QA round 13 w01 as it ran: the chunk setting `listen_port` was not retrieved, and the
+    block's figures came from nowhere."""
+    intro = {"content": "Changes to the `broker` and `storage` sections require a restart."}
+    assert unbacked_code_values(_answer("listen_port: 5762", "max_connections: 20000"), [intro]) == [
+        "listen_port: 5762",
+        "max_connections: 20000",
+    ]
+    assert unbacked_code_values(_answer("segment_size_mb: 512"), [intro], "Can segments be 512 MB?") == []
+
+
 def test_documented_values_placeholders_and_the_users_own_values_pass() -> None:
     assert unbacked_code_values(_answer("listen_port: 5672", "idle_timeout_s: 300"), [PAGE]) == []
     assert unbacked_code_values(_answer("listen_port: <your-port>", "max_connections: ${MAX}"), [PAGE]) == []

@@ -3,8 +3,9 @@
 Code blocks are exempt from the figure check (a command or an example carries numbers of its
 own), so `listen_port: 5762` in a YAML block for the page's `listen_port: 5672` passed as
 grounded (QA round 13 w01). Here a `key: value` / `key = value` line of the answer's code is
-held to its cited sources when they name the key: the value must then appear in them too (or
-in the user's words, who may have asked for it). Part of condition 5 (docs/flags.md).
+held to the sources when they give the key a value, and a number set in such a line always:
+the answer's value must then appear in them too (or in the user's words, who may have asked
+for it). Part of condition 5 (docs/flags.md).
 """
 
 from __future__ import annotations
@@ -48,12 +49,11 @@ def _documented(key: str, text: str) -> bool:
     )
 
 
-def unbacked_code_values(
-    answer: str, cited_sources: list[dict[str, Any]], users_words: str = ""
-) -> list[str]:
-    """`key: value` lines of the answer's code blocks whose key the cited sources give a value
-    and whose value appears in none of them nor in `users_words`, as the answer wrote them."""
-    text = " \n".join(str(s.get("content") or "") for s in cited_sources)
+def unbacked_code_values(answer: str, sources: list[dict[str, Any]], users_words: str = "") -> list[str]:
+    """`key: value` lines of the answer's code blocks whose key `sources` give a value, or whose
+    value is a number, and whose value appears in none of them nor in `users_words`, as the
+    answer wrote them."""
+    text = " \n".join(str(s.get("content") or "") for s in sources)
     backed_text = f"{text}\n{users_words}"
     words = _words(backed_text)
     numbers = {figure_key(n) for n in re.findall(r"\d+(?:[.,]\d+)*", backed_text)}
@@ -63,7 +63,10 @@ def unbacked_code_values(
             key, value = m.group("key"), m.group("value").strip("\"'").lstrip("+-")
             if not value or _PLACEHOLDER.search(value):
                 continue
-            if not (_documented(key, text) or _documented(key.rsplit(".", 1)[-1], text)):
+            documented = _documented(key, text) or _documented(key.rsplit(".", 1)[-1], text)
+            # A number set in a config line needs a source even for a key none documents: the
+            # block is then the writer's own, and its figures are claims like the prose's.
+            if not documented and not _NUMBER.match(value):
                 continue
             if not _backs(value, words, numbers) and m.group(0).strip() not in out:
                 out.append(m.group(0).strip())

@@ -88,9 +88,9 @@ def code_findings(
     # "a single failed check" for the page's "three failed health checks in a row" (s55).
     unbacked += [figure for figure in miscounted(checked, cited_sources) if figure not in unbacked]
     # `listen_port: 5762` in a YAML block for the page's `listen_port: 5672` (QA round 13 w01).
-    unbacked += [
-        v for v in unbacked_code_values(answer, cited_sources, " ".join(users_words)) if v not in unbacked
-    ]
+    # Held to every source the writer saw: the block often cites the page's introduction, and
+    # the chunk that sets the key is beside it.
+    unbacked += [v for v in unbacked_code_values(answer, seen, " ".join(users_words)) if v not in unbacked]
     if confirmed:  # and its identifiers: "Yes [1]." to "Does `FOO_TIMEOUT` set it?" (QA 8a, 56b)
         unbacked += unbacked_identifiers(question, cited_sources)
         # and its names: "Yes, Acme Proxy supports WebSockets [1]", [1] never naming them (m60)
