@@ -229,3 +229,13 @@ def test_the_words_of_a_question_its_sources_never_use() -> None:
     ]
     assert unconfirmed_words("Does Acme Vault encrypt backups?", vault) == ["encrypt"]
     assert unconfirmed_words("Are Acme Vault backups kept for 14 days?", vault) == []
+
+
+def test_one_half_of_a_contrast_said_alone_is_not_its_opposite() -> None:
+    """QA round 13 p12: "Operators can create queues but cannot delete them" is closest to
+    "Operators can create and purge queues", and its "cannot" read as the opposite."""
+    page = "Only admins can delete queues. Operators can create queues but cannot delete them."
+    assert reversed_statements("Operators can create and purge queues [1].", [page]) == []
+    assert reversed_statements("Operators can create queues [1].", [page]) == []
+    assert reversed_statements("Operators can delete queues [1].", [page]) != []
+    assert reversed_statements("Operators can create queues and can delete them [1].", [page]) != []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from docsassistant.agent.checks.polarity import Profile, _profile, _restates, _reversed
+from docsassistant.agent.checks.polarity import Profile, _profile, _restates, _reversed, _shared
 from docsassistant.agent.checks.words import sentences
 from docsassistant.agent.checks.yes_no import NAME, affirms, is_yes_no
 
@@ -33,6 +33,9 @@ _CLAUSE = re.compile(
     r"|,?\s+and\s+(?=(?:does|do|is|are|can|will|must|should|has|have|never|not)\b)"
 )
 
+# The halves of a source sentence that contrasts two things ("can create queues but cannot delete them").
+_SOURCE_CLAUSE = re.compile(r";\s+|,?\s+but\s+|,\s+(?:while|whereas)\s+")
+
 # A heading states nothing, so it contradicts nothing: "=== Prompt and Completion Data" is
 # not the opposite of "Prompt and completion data is not exported by default".
 _HEADING = re.compile(r"^\s*(?:#{1,6}|={1,6})\s")
@@ -47,8 +50,13 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
     default?" answered "Yes [1]." claims it is enabled."""
     profiles: list[Profile] = []
     headings: list[Profile] = []  # they may still restate a statement ("# Acme Gateway")
+    halves: list[tuple[Profile, list[Profile]]] = []  # each half of a contrast, and the other half
     for s in (s for text in sources for s in sentences(text)):
         (headings if _HEADING.match(s) else profiles).append(_profile(s))
+        # "Operators can create queues but cannot delete them": its first half, said alone,
+        # is no opposite of it (QA round 13 p12). Halves only clear a statement, never flip one.
+        if len(parts := _SOURCE_CLAUSE.split(s)) > 1:
+            halves += [(_profile(part), [_profile(o) for o in parts if o is not part]) for part in parts]
     out: list[str] = []
     for sentence in sentences(answer):
         statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
@@ -56,7 +64,9 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
         # Once one clause is a source's sentence, the others are judged alone, not with it.
         restated = any(_restates(_profile(c), s) for c in clauses for s in profiles + headings)
         judged = clauses if restated else dict.fromkeys([statement, *clauses])
-        if any(_reversed(part, profiles, headings) for part in judged) and sentence not in out:
+        if any(_reversed(part, profiles, headings + _halves_alone(part, halves)) for part in judged) and (
+            sentence not in out
+        ):
             out.append(sentence)
     if question and is_yes_no(question):
         asked = question.strip().rstrip("?")
@@ -65,6 +75,15 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
         ):
             out.append(question.strip())
     return out
+
+
+def _halves_alone(statement: str, halves: list[tuple[Profile, list[Profile]]]) -> list[Profile]:
+    """The halves of a contrast ("can create queues but cannot delete them") that may restate
+    `statement`: those whose other half it shares no word with, so
+    "can create queues" clears "Operators can create queues" (QA round 13 p12) and not "can
+    create queues but can delete them"."""
+    mine = _profile(statement)
+    return [half for half, others in halves if not any(_shared(mine, o) for o in others)]
 
 
 def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) -> list[str]:
