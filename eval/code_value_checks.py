@@ -5,9 +5,9 @@ Usage: .venv/bin/python eval/code_value_checks.py --corpus PATH [--list]
 
 Each code block of a corpus page, chunked as indexing cuts it, is an answer's code:
 - held to its own chunk, a flagged line is a misread (the parser disagrees with itself);
-- held to each other chunk of its page that gives the line's key a value, a flagged line is
-  counted as the upper bound of misreads: an answer quoting one example while citing another
-  part of the page that sets the key to something else;
+- held to each other chunk of its page that gives the line's key a value: a flagged line is
+  an answer quoting one example while its evidence is another part of the page, which sets the
+  key to something else (the value is then really not backed; not a misread, a context figure);
 - each line with its value changed (a number plus one, a word reversed), held to its own
   chunk, caught or not.
 Files alternate dev/test as in `eval/reversal_checks.py`.
@@ -52,7 +52,7 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
                         continue
                     counts["lines"] += 1
                     line = m.group(0)
-                    if code_values.unbacked_code_values(line and f"```\n{line}\n```", [{"content": chunk}]):
+                    if code_values.unbacked_code_values(f"```\n{line}\n```", [{"content": chunk}]):
                         counts["own"] += 1
                         listing.append(f"own {path.name}: {line.strip()}")
                     last = m.group("key").rsplit(".", 1)[-1].lower()
@@ -79,7 +79,7 @@ def main() -> None:
         c = measure(args.corpus, split, listing)
         print(
             f"{split}: {c['lines']} code lines; misread against their own chunk {c['own']}; "
-            f"flagged against another chunk of the page naming the key {c['others_flagged']} of "
+            f"not backed by another chunk of the page that sets the key {c['others_flagged']} of "
             f"{c['others_held']}; values changed caught {c['caught']} of {c['lines']}"
         )
         if args.list:
