@@ -1498,9 +1498,12 @@ def test_injection_in_a_hit_graded_irrelevant_is_not_flagged_beside_the_answer(
 
 QUEUE_PAGES = {
     "configuration.md": "# Configuration\n\nThe broker reads `nimbus.yaml`:\n\n```yaml\nbroker:\n  listen_port: 5672\n"
-    "  max_connections: 20000\n```\n\n`broker.listen_port` (default 5672) is the port for client connections.\n",
+    "  max_connections: 20000\n```\n\n`broker.listen_port` (default 5672) is the port for client connections.\n"
+    "`broker.legacy_port`: deprecated in 2.8 and removed in 3.0. Use `broker.listen_port` instead.\n",
     "redelivery.md": "# Redelivery\n\nA message that is not acknowledged within the visibility timeout is "
-    "delivered again. The visibility timeout defaults to 30 seconds and can be set per queue up to 12 hours.\n",
+    "delivered again. The visibility timeout defaults to 30 seconds and can be set per queue up to 12 hours. "
+    "Redeliveries are spaced by an exponential backoff: 1 second after the first failure, doubling each "
+    "time, capped at 5 minutes.\n",
 }
 QUEUE_CASES = [
     (  # QA round 13 w01: a wrong value inside the YAML block
@@ -1514,18 +1517,35 @@ QUEUE_CASES = [
         "default visibility timeout",
         "The visibility timeout defaults to {timeout} [{redelivery}].",
     ),
+    (  # QA round 13 w34: one of two figures taken from another statement of the page
+        "What is the longest wait between two redelivery attempts?",
+        "redelivery backoff wait",
+        "Redeliveries back off exponentially, starting at 1 second and doubling each time, capped at "
+        "{cap} [{redelivery}].",
+    ),
+    (  # QA round 13 w27: a removed option given as the current one
+        "Which setting changes the port clients connect to?",
+        "setting port clients connect",
+        "Set {key} in nimbus.yaml to change the port for client connections; it defaults to 5672 "
+        "[{configuration}].",
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("question", "query", "answer"), QUEUE_CASES, ids=["yaml-value", "default-as-ceiling"]
+    ("question", "query", "answer"),
+    QUEUE_CASES,
+    ids=["yaml-value", "default-as-ceiling", "backoff-cap", "removed-option"],
 )
 @pytest.mark.parametrize(
     ("values", "grounded"),
-    [({"port": "5762", "timeout": "12 hours"}, False), ({"port": "5672", "timeout": "30 seconds"}, True)],
+    [
+        ({"port": "5762", "timeout": "12 hours", "cap": "12 hours", "key": "`broker.legacy_port`"}, False),
+        ({"port": "5672", "timeout": "30 seconds", "cap": "5 minutes", "key": "`broker.listen_port`"}, True),
+    ],
     ids=["wrong", "right"],
 )
-def test_a_value_in_code_or_a_default_taken_from_the_wrong_role_is_not_grounded(
+def test_a_value_or_option_from_the_wrong_statement_is_not_grounded(
     clean_db: None,
     model: ShapeFake,
     tmp_path: Path,
@@ -1535,11 +1555,15 @@ def test_a_value_in_code_or_a_default_taken_from_the_wrong_role_is_not_grounded(
     values: dict[str, str],
     grounded: bool,
 ) -> None:
-    """QA round 13 (w01, w10): a small model writes the page's YAML with another port, or gives
-    the page's maximum as its default, and a verifier of the writer's kind marks the claim
-    supported (ragas#1689). Code was exempt from the figure check, and the 12 hours is on the
-    cited page, so both were shown grounded. The right answers must stay grounded."""
-    text = answer.replace("{port}", values["port"]).replace("{timeout}", values["timeout"])
+    """QA round 13 (w01, w10, w34, w27): a small model writes the page's YAML with another port,
+    gives the page's maximum as its default, caps the backoff with another statement's 12 hours,
+    or recommends the option the page says was removed; a verifier of the writer's kind marks
+    each claim supported (ragas#1689). Code was exempt from the figure check, the 12 hours and
+    the removed option are on the cited page, so all were shown grounded. The right answers
+    must stay grounded."""
+    text = answer
+    for name, value in values.items():
+        text = text.replace(f"{{{name}}}", value)
     record = _pages_turn(model, tmp_path, QUEUE_PAGES, question, query, text)
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:

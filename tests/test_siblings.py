@@ -149,3 +149,19 @@ def test_a_figure_given_the_wrong_name_is_found() -> None:
     ]
     assert figure_of_another_name("The minimum version is 14 [1].", first, databases) == []
     assert figure_of_another_name("MySQL needs 8.0 [1].", first, databases) == []  # says whose
+
+
+def test_a_word_the_tokenizer_splits_gives_one_term_whatever_the_hash_seed() -> None:
+    """"beträgt" is two tokens ("betr", "gt"); picking one from a set made the terms, and so
+    the off-question flag, vary from run to run (PYTHONHASHSEED 1 gave "gt", 2 "betr")."""
+    import subprocess
+    import sys
+
+    code = "from docsassistant.agent.checks.sibling_terms import terms; print(sorted(terms('Zeit beträgt')))"
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code], env={"PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert seen == {"[('zeit', 'betr')]\n"}

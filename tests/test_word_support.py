@@ -232,6 +232,29 @@ def test_a_figure_taken_from_the_sentence_about_something_else_is_misbound() -> 
     assert misbound_figures("It was removed in 2.5 [1].", notes) == []  # too few words to place
 
 
+def test_one_of_several_figures_taken_from_another_statement_is_misbound() -> None:
+    """QA round 13 w34: "starting at 1 second …, capped at 12 hours", the page capping the
+    backoff at 5 minutes and giving 12 hours as the visibility timeout's ceiling. A clause
+    joining two statements, each figure from its own, passes."""
+    from docsassistant.agent.checks.figure_binding import misbound_figures
+
+    page = [
+        {
+            "n": 1,
+            "content": "The visibility timeout defaults to 30 seconds and can be set per queue up to "
+            "12 hours. Redeliveries are spaced by an exponential backoff: 1 second after the first "
+            "failure, doubling each time, capped at 5 minutes.",
+        }
+    ]
+    wrong = "Redeliveries back off exponentially, starting at 1 second and doubling each time, capped at 12 hours [1]."
+    assert misbound_figures(wrong, page) == [wrong.replace(" [1]", "")]
+    assert misbound_figures(wrong.replace("12 hours", "5 minutes"), page) == []
+    joined = (
+        "The visibility timeout defaults to 30 seconds, and redelivery backoff is capped at 5 minutes [1]."
+    )
+    assert misbound_figures(joined, page) == []
+
+
 def test_a_backquoted_value_from_another_statement_is_misbound() -> None:
     """QA round 12 m08: "defaults to `debug`", the page's default being `info`."""
     from docsassistant.agent.checks.figure_binding import misbound_figures

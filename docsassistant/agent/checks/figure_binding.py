@@ -72,7 +72,9 @@ def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
             # The whole sentence's words: "…, and Acme Proxy's is 60 seconds [1]" takes its
             # subject from the clause before (QA round 12 c08c).
             words = _words(sentence) - _value_words(figures)
-            if len(words) < MIN_WORDS or len(figures) != 1:
+            # Several backquoted values ("set `a` to `b`") are a key and its value, not
+            # figures of one statement: only figures are held several at a time.
+            if len(words) < MIN_WORDS or not figures or (len(figures) > 1 and kind is _code_values):
                 continue
             lines = [
                 (values, _words(s) - _value_words(values))
@@ -80,11 +82,32 @@ def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
                 for s in SOURCE_SENTENCE.split(_seen(by_n[n]))
                 if (values := set(kind(s)))
             ]
-            own = max((len(words & w) for f, w in lines if figures <= f), default=-1)
-            other = max((len(words & w) for f, w in lines if f and not figures & f), default=0)
-            if own >= 0 and other >= own + MIN_BINDING_LEAD and other * 2 >= len(words):
+            if any(_bound_elsewhere(figure, figures, words, lines) for figure in sorted(figures)):
                 out.append(quoted_sentence(clause))
     return out
+
+
+def _bound_elsewhere(
+    figure: str, figures: set[str], words: set[str], lines: list[tuple[set[str], set[str]]]
+) -> bool:
+    """Whether `figure`, one of a clause's `figures`, belongs to a weaker statement than
+    another sentence that the clause otherwise repeats. One figure: that sentence gives
+    another figure and not this one. Several: it gives all the clause's other figures and,
+    in this one's place, one the clause lacks ("starting at 1 second …, capped at 12 hours"
+    for the page's "1 second …, capped at 5 minutes", 12 hours being another statement's
+    ceiling: QA round 13 w34). A clause joining two statements, each figure from its own,
+    has no sentence holding the rest with a figure of its own, so it passes."""
+    rest = figures - {figure}
+    own = max((len(words & w) for f, w in lines if figure in f), default=-1)
+    other = max(
+        (
+            len(words & w)
+            for f, w in lines
+            if figure not in f and rest <= f and (len(f) == len(figures) if rest else f)
+        ),
+        default=0,
+    )
+    return own >= 0 and other >= own + MIN_BINDING_LEAD and other * 2 >= len(words)
 
 
 # Sentences of an answer: a marker after the full stop stays with its sentence.

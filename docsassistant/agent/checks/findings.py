@@ -18,6 +18,7 @@ from docsassistant.agent.checks.figure_labels import figure_of_another_name, rel
 from docsassistant.agent.checks.figures import FENCED_CODE, unbacked_numbers
 from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
 from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
+from docsassistant.agent.checks.removed_options import removed_options
 from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
 from docsassistant.agent.checks.rival_statements import rival_statements
 from docsassistant.agent.checks.sibling_figures import sibling_figures
@@ -119,6 +120,9 @@ def code_findings(
         for c in chunks
     ]
     reversals += [q for q in denied_coverage(answer, seen + retrieved) if q not in reversals]
+    # "Set `broker.legacy_port` …" as if current, a source saying it was removed (QA 13 w27):
+    # against every source the writer saw, the removal often being another chunk's.
+    reversals += [q for q in removed_options(answer, seen) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language

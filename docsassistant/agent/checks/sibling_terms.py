@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
-from docsassistant.agent.checks.words import content_stems
+from docsassistant.agent.checks.words import content_stems, first_content_stem
 from docsassistant.agent.citations import MARKER
 from docsassistant.agent.standalone import FOLLOW_UP
 
@@ -43,7 +43,7 @@ def terms(text: str) -> set[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for part in _BREAK.split(text):
         words = _WORD.findall(part)
-        stems = [None if w.lower() in _NOT_MODIFIERS else next(iter(content_stems(w)), None) for w in words]
+        stems = [None if w.lower() in _NOT_MODIFIERS else first_content_stem(w) for w in words]
         out.update((a, b) for a, b in itertools.pairwise(stems) if a and b and a != b)
     return out
 

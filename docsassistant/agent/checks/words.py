@@ -50,6 +50,12 @@ def content_stems(text: str) -> set[str]:
     return {stem(w) for w in tokens(text) if w not in _FILLER and not w.isdigit()}
 
 
+def first_content_stem(word: str) -> str | None:
+    """The first content word of `word`, stemmed: one per written word, in writing order, even
+    where the tokenizer splits it ("beträgt" is "betr" and "gt"; a set would pick either)."""
+    return next((stem(w) for w in tokens(word) if w not in _FILLER and not w.isdigit()), None)
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of `text` (table cells and lines apart), code spans left out."""
     return [s.strip() for s in _SENTENCE.split(CODE_SPANS.sub(" ", text)) if s.strip()]
