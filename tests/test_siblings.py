@@ -152,7 +152,7 @@ def test_a_figure_given_the_wrong_name_is_found() -> None:
 
 
 def test_a_word_the_tokenizer_splits_gives_one_term_whatever_the_hash_seed() -> None:
-    """"beträgt" is two tokens ("betr", "gt"); picking one from a set made the terms, and so
+    """ "beträgt" is two tokens ("betr", "gt"); picking one from a set made the terms, and so
     the off-question flag, vary from run to run (PYTHONHASHSEED 1 gave "gt", 2 "betr")."""
     import subprocess
     import sys
@@ -160,7 +160,11 @@ def test_a_word_the_tokenizer_splits_gives_one_term_whatever_the_hash_seed() -> 
     code = "from docsassistant.agent.checks.sibling_terms import terms; print(sorted(terms('Zeit beträgt')))"
     seen = {
         subprocess.run(
-            [sys.executable, "-c", code], env={"PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True
+            [sys.executable, "-c", code],
+            env={"PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
         for seed in ("1", "2")
     }
