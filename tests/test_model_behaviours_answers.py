@@ -1540,8 +1540,24 @@ QUEUE_CASES = [
 @pytest.mark.parametrize(
     ("values", "grounded"),
     [
-        ({"port": "5762", "timeout": "12 hours", "cap": "12 hours", "key": "`broker.legacy_port`"}, False),
-        ({"port": "5672", "timeout": "30 seconds", "cap": "5 minutes", "key": "`broker.listen_port`"}, True),
+        (
+            {
+                "port": "5762",
+                "timeout": "12 hours",
+                "cap": "12 hours",
+                "key": "`broker.legacy_port`",
+            },
+            False,
+        ),
+        (
+            {
+                "port": "5672",
+                "timeout": "30 seconds",
+                "cap": "5 minutes",
+                "key": "`broker.listen_port`",
+            },
+            True,
+        ),
     ],
     ids=["wrong", "right"],
 )
@@ -1555,9 +1571,9 @@ def test_a_value_or_option_from_the_wrong_statement_is_not_grounded(
     values: dict[str, str],
     grounded: bool,
 ) -> None:
-    """QA round 13 (w01, w10, w34, w27): a small model writes the page's YAML with another port,
-    gives the page's maximum as its default, caps the backoff with another statement's 12 hours,
-    or recommends the option the page says was removed; a verifier of the writer's kind marks
+    """QA round 13 (w01, w10, w34, w27): a small model writes the page's YAML with another
+    port, gives the page's maximum as its default, caps the backoff with another statement's 12
+    hours, or recommends the option the page says was removed; a verifier of the writer's kind marks
     each claim supported (ragas#1689). Code was exempt from the figure check, the 12 hours and
     the removed option are on the cited page, so all were shown grounded. The right answers
     must stay grounded."""
@@ -1565,6 +1581,46 @@ def test_a_value_or_option_from_the_wrong_statement_is_not_grounded(
     for name, value in values.items():
         text = text.replace(f"{{{name}}}", value)
     record = _pages_turn(model, tmp_path, QUEUE_PAGES, question, query, text)
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]
+
+
+EDITION_PAGES = {
+    "editions.md": "# Editions\n\nNimbus Queue comes in two editions: Community and Enterprise. The Enterprise "
+    "edition adds exactly-once delivery, tiered storage and LDAP authentication.\n",
+    "replication.md": "# Replication\n\nEach partition is copied to three brokers by default. Copies in other "
+    "regions are not supported.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("items", "grounded"),
+    [
+        (
+            "exactly-once delivery, tiered storage, LDAP authentication and geo-replication between regions",
+            False,
+        ),
+        ("exactly-once delivery, tiered storage and LDAP authentication", True),
+    ],
+    ids=["wrong", "right"],
+)
+def test_an_item_added_to_the_pages_list_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, items: str, grounded: bool
+) -> None:
+    """QA round 13 (w05): a small model lists what the Enterprise edition adds and appends a
+    feature no page mentions; the sentence shares most of its words with its source, so the
+    word share passed it, and a verifier of the writer's kind marked it supported
+    (ragas#1689). The page's own list must stay grounded."""
+    answer = f"The Enterprise edition adds {items} [{{editions}}]."
+    record = _pages_turn(
+        model,
+        tmp_path,
+        EDITION_PAGES,
+        "What does the Enterprise edition add?",
+        "Enterprise edition adds",
+        answer,
+    )
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "unsupported_claims" in flags(record), record["flags"]

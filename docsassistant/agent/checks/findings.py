@@ -17,6 +17,7 @@ from docsassistant.agent.checks.figure_binding import borrowed_subjects, misboun
 from docsassistant.agent.checks.figure_labels import figure_of_another_name, relabelled_figures
 from docsassistant.agent.checks.figures import FENCED_CODE, unbacked_numbers
 from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
+from docsassistant.agent.checks.list_items import invented_list_items
 from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.checks.removed_options import removed_options
 from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
@@ -137,6 +138,8 @@ def code_findings(
         weak += [s for s in rival_statements(answer, seen) if s not in weak]
         # "removed in version 2.4 [1]", [1] saying 2.4 introduced something else (m24).
         weak += [s for s in misbound_figures(answer, seen) if s not in weak]
+        # "… tiered storage, LDAP authentication and geo-replication [1]", [1] listing two (w05).
+        weak += [s for s in invented_list_items(answer, seen) if s not in weak]
         # "The default cache size of Acme Gateway is 512 MB [proxy page]" (m36).
         weak += [s for s in sibling_citations(answer, seen) if s not in weak]
         # The connect timeout asked, the request timeout of the same page answered (s08).
