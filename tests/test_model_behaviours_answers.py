@@ -1624,3 +1624,37 @@ def test_an_item_added_to_the_pages_list_is_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "unsupported_claims" in flags(record), record["flags"]
+
+
+STORAGE_PAGES = {
+    "storage.md": "# Storage\n\n`storage.fsync` is `always`, `batch` (default) or `never`. With `never`, "
+    "acknowledged messages can be lost if the broker crashes.\n",
+    "backup.md": "# Backup\n\nSnapshots are taken every 6 hours and kept for 7 days.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("Yes, acknowledged messages can be lost if the broker crashes [{storage}].", False),
+        (
+            "Only with `never`: acknowledged messages can then be lost if the broker crashes [{storage}].",
+            True,
+        ),
+    ],
+    ids=["wrong", "right"],
+)
+def test_a_statement_without_its_sources_condition_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """QA round 13 (w08): asked whether acknowledged messages can be lost, a small model says
+    yes, dropping the page's "With `never`," — every word is on the page, so the word checks
+    passed it, and a verifier of the writer's kind marked it supported (ragas#1689). The
+    answer that keeps the condition must stay grounded."""
+    question = "Can acknowledged messages be lost if a broker crashes?"
+    record = _pages_turn(
+        model, tmp_path, STORAGE_PAGES, question, "acknowledged messages lost broker crash", answer
+    )
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]

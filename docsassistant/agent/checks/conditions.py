@@ -1,0 +1,74 @@
+"""A source's condition dropped: part of condition 7 (docs/flags.md).
+
+"Yes, acknowledged messages can be lost if the broker crashes [1]", [1] saying "With
+`never`, acknowledged messages can be lost if the broker crashes" (QA round 13 w08). The
+answer is the source sentence without its opening condition: every word is on the page,
+so the word checks and a verifier of the writer's kind pass it, and the reader takes a rare
+case for the rule.
+
+A cited sentence restating the main clause of a source sentence that opens with a
+condition ("If …,", "When …,", "With …,", "Unless …,", "Only …,") must keep that
+condition: a word of it, or a condition word of its own the main clause lacks ("only",
+"if", "unless", "when" …). A condition the user's message states is already given. Pure
+functions, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, _seen, cited_sentences, quoted_sentence
+from docsassistant.agent.checks.figures import FENCED_CODE
+from docsassistant.agent.checks.words import content_stems, tokens
+
+_OPENING = re.compile(
+    r"^\W*(?P<cond>(?:only\s+)?(?:if|when|whenever|with|without|unless|once|provided(?:\s+that)?|as\s+long\s+as|"
+    r"in\s+case)\b[^,]{3,120}),\s+(?P<main>[^,].{15,})$",
+    re.I | re.S,
+)
+_CONDITION_WORDS = frozenset(
+    "if when whenever unless only once provided long case except depending otherwise while "  # noqa: SIM905
+    "requires require required need needs must".split()
+)
+_INLINE_CODE = re.compile(r"`([^`\n]*)`")
+MIN_MAIN_WORDS = 3
+MIN_RESTATED = 0.8  # of the main clause's content words the answer's sentence holds
+
+
+def conditioned(text: str) -> list[tuple[set[str], set[str], str]]:
+    """(condition words, main-clause words, the condition as written) for each sentence of
+    `text` that opens with a condition."""
+    out = []
+    for sentence in SOURCE_SENTENCE.split(text):
+        if m := _OPENING.match(sentence.strip()):
+            main = content_stems(m.group("main"))
+            if len(main) >= MIN_MAIN_WORDS:
+                # Its condition words ("if", "only") are not its subject: `own` reads those.
+                cond = content_stems(m.group("cond")) - main - _CONDITION_WORDS
+                out.append((cond, main, m.group("cond").strip()))
+    return out
+
+
+def dropped_conditions(answer: str, sources: list[dict[str, Any]], users_words: str = "") -> list[str]:
+    """Cited sentences that restate a cited source's conditioned statement without its
+    condition (see the module docstring)."""
+    by_n = {s.get("n"): s for s in sources}
+    # Inline code read as words: "With `never`, …" keeps its condition (cited_sentences drops code).
+    unquoted = _INLINE_CODE.sub(r"\1", FENCED_CODE.sub(" ", answer))
+    # A condition said anywhere in the answer (or by the user) is kept: "Set it to `never`
+    # for speed. Then acknowledged messages can be lost …" states it one sentence before.
+    given = content_stems(users_words) | content_stems(unquoted)
+    out: list[str] = []
+    for sentence, cited in cited_sentences(unquoted, by_n):
+        words = content_stems(sentence)
+        said = {w for w in tokens(sentence) if w in _CONDITION_WORDS}
+        for cond, main, _ in (c for n in cited for c in conditioned(_seen(by_n[n]))):
+            if len(words & main) < MIN_RESTATED * len(main):
+                continue
+            own = said - {w for w in _CONDITION_WORDS if w in main}
+            if not cond or cond & given or own:
+                continue
+            out.append(quoted_sentence(sentence))
+            break
+    return out
