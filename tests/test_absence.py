@@ -33,3 +33,14 @@ def test_a_true_absence_or_a_statement_about_the_product_is_not() -> None:
 def test_text_removed_from_a_source_states_nothing() -> None:
     redacted = {**BACKUPS, "prompt_text": "Backups run nightly."}
     assert denied_coverage("The documentation does not say how long backups are kept.", [redacted]) == []
+
+
+def test_the_models_own_search_spoken_of_claims_absence() -> None:
+    """QA round 14 r18: "I couldn't find anything about IPv6 in the documentation" is a claim
+    about the docs (judged against every source), not a statement its citation must back."""
+    from docsassistant.agent.checks.absence import claims_absence
+
+    assert claims_absence("I couldn't find anything about IPv6 in the documentation.")
+    assert claims_absence("I found no mention of IPv6.")
+    assert not claims_absence("If you cannot find the file, create it.")
+    assert not claims_absence("We could not find a way to do it.")

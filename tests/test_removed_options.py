@@ -60,3 +60,11 @@ def test_the_removal_may_be_in_another_source() -> None:
     notes = {"n": 2, "content": "## 3.0\n\n- `broker.legacy_port` was removed."}
     assert removed_options("Set `broker.legacy_port` [1].", [config, notes])
     assert removed_options("Set `broker.legacy_port` [1].", [config]) == []
+
+
+def test_a_removed_command_line_option_counts() -> None:
+    """QA round 14 w29: "The `--password` command-line option was removed in 3.0"."""
+    page = {"n": 1, "content": "The `--password` command-line option was removed in 3.0."}
+    assert removed_names(page["content"]) == {"--password"}
+    assert removed_options("Pass it with the `--password` option [1].", [page])
+    assert removed_options("The `--password` option was removed in 3.0 [1].", [page]) == []

@@ -270,3 +270,58 @@ def test_a_backquoted_value_from_another_statement_is_misbound() -> None:
         "Acme Gateway's log level defaults to `debug`."
     ]
     assert misbound_figures("Acme Gateway's log level defaults to `info` [1].", page) == []
+
+
+def test_code_possessives_and_lead_ins_are_read_as_a_reader_would() -> None:
+    """QA round 14 r06, r18, r22: a backquoted metric is a word its page backs; the "s" of
+    "the Vault's ports" is no word; "Here is a minimal example …:" introduces, it states nothing."""
+    metrics = {
+        "n": 1,
+        "content": "When metrics are enabled, `keel_files_failed_total` counts the files that could not be read.",
+    }
+    assert (
+        weakly_supported(
+            "If metrics are enabled, `keel_files_failed_total` counts unreadable files [1].", [metrics]
+        )
+        == []
+    )
+    ports = {
+        "n": 1,
+        "content": "The Vault uses two ports: 8470 for agent connections and 8471 for the web console.",
+    }
+    assert (
+        weakly_supported(
+            "It only lists the Vault's ports: 8470 for agents and 8471 for the console [1].",
+            [ports],
+            "Does the Vault support IPv6?",
+        )
+        == []
+    )
+    assert (
+        weakly_supported(
+            "Here is a minimal example based on the documented settings [1]:\n\n```yaml\na: 1\n```", [ports]
+        )
+        == []
+    )
+    assert weakly_supported("Here is how the scheduler rotates encryption keys every night [1].", [ports])
+
+
+def test_a_dotted_setting_name_is_not_a_value_to_bind() -> None:
+    """QA round 14 r08: `hooks.pre_backup` names what the sentence is about; held as a value it
+    was bound to the sentence naming both hooks."""
+    from docsassistant.agent.checks.figure_binding import misbound_figures
+
+    page = [
+        {
+            "n": 1,
+            "content": "`hooks.pre_backup` and `hooks.post_backup` name commands to run before and after each "
+            "backup. If the pre-backup hook exits with a non-zero status, the backup is skipped, unless "
+            "`hooks.continue_on_error` is `true`.",
+        }
+    ]
+    assert (
+        misbound_figures(
+            "When `hooks.pre_backup` exits with a non-zero status the backup is skipped [1].", page
+        )
+        == []
+    )

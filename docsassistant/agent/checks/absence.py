@@ -46,7 +46,11 @@ _ABSENCE = re.compile(
     r"|\b(?:is|are|was|were)(?:n't|\s+not)\s+(?:\w+ly\s+)?(?:mentioned|specified|documented|stated|discussed|addressed)\b"
     rf"|\b(?:is|are|was|were)(?:n't|\s+not)\s+(?:\w+ly\s+)?(?:{_PARTICIPLES})\s+(?:in|by)\s+the\s+{_SPEAKER}\b"
     r"|\bno\s+(?:information|mention|details?|documentation|guidance)\s+(?:about|on|of|regarding|for|as\s+to)\b"
-    r"|\bnothing\s+(?:about|on|regarding)\b",
+    r"|\bnothing\s+(?:about|on|regarding)\b"
+    # The model's own search spoken of: "I couldn't find anything about IPv6 in the
+    # documentation" (QA round 14 r18), "I found no mention of …".
+    r"|\b(?:could|can|did)(?:n't|\s+not)\s+find\s+(?:any\s+)?(?:information|mention|details?|anything|"
+    r"documentation|reference)\b|\bfound\s+no\s+(?:information|mention|details?|reference)\b",
     re.IGNORECASE,
 )
 # "If the dimension is not specified, the model's default is used" is documentation, not a

@@ -117,8 +117,14 @@ _ANSWER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[\d)|\n+")
 _CODE_VALUE = re.compile(r"`([^`\s]{1,40})`")
 
 
+# A dotted setting name (`hooks.pre_backup`) is what a statement is about, not its value:
+# held as a value, "When `hooks.pre_backup` fails …" was bound to the sentence naming both
+# hooks and taken from the wrong statement (QA round 14 r08).
+_SETTING_NAME = re.compile(r"[a-z_][\w-]*(?:\.[a-z_][\w-]*)+")
+
+
 def _code_values(text: str) -> list[str]:
-    return [f"`{v.lower()}`" for v in _CODE_VALUE.findall(text)]
+    return [f"`{v.lower()}`" for v in _CODE_VALUE.findall(text) if not _SETTING_NAME.fullmatch(v.lower())]
 
 
 def _value_words(values: set[str]) -> set[str]:

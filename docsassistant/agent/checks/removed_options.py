@@ -20,9 +20,9 @@ from typing import Any
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence
 from docsassistant.agent.checks.figures import FENCED_CODE
 
-_NAME = r"`([A-Za-z_][\w.-]*(?:\(\))?)`"
+_NAME = r"`(-{0,2}[A-Za-z_][\w.-]*(?:\(\))?)`"  # a key, a method or a CLI option ("--password")
 _NOUN = (
-    r"(?:\s+(?:option|setting|parameter|flag|key|field|property|variable|section|command|endpoint|"
+    r"(?:\s+(?:[\w-]+\s+)?(?:option|setting|parameter|flag|key|field|property|variable|section|command|endpoint|"
     r"method|class|interface|constant|annotation|package|module|function))?"
 )
 _RUN = rf"{_NAME}{_NOUN}(?:\s*(?:,|\band\b|\bor\b)\s*(?:the\s+)?{_NAME}{_NOUN})*"
