@@ -1658,3 +1658,64 @@ def test_a_statement_without_its_sources_condition_is_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "unsupported_claims" in flags(record), record["flags"]
+
+
+TABLE_PAGES = {
+    "settings.md": "# Backup settings\n\n| setting | default | allowed values / maximum | description |\n"
+    "|---|---|---|---|\n| `backup.parallel_uploads` | 4 | maximum 32 | chunks uploaded at the same time |\n"
+    "| `backup.compression_level` | 3 | 1 to 19 | zstd compression level |\n",
+    "platforms.md": "# Supported platforms\n\nKeelback Agent and Keelback Vault run on these operating systems "
+    "(macOS 12 or later, Windows Server 2019 or later):\n\n| platform | Keelback Agent | Keelback Vault |\n|---|---|---|\n"
+    "| Linux x86_64 | yes | yes |\n| macOS 12 or later | yes | no |\n| Windows Server 2019 or later | yes | no |\n",
+}
+TABLE_CASES = [
+    (  # QA round 14 w04: the row's maximum given as its default
+        "How many chunks does the agent upload at the same time by default?",
+        "parallel uploads default chunks",
+        "By default the agent uploads {uploads} chunks at the same time (`backup.parallel_uploads`) [{settings}].",
+    ),
+    (  # QA round 14 w07: the agent's column read for the Vault
+        "Which operating systems can run Keelback Vault?",
+        "Keelback Vault platforms operating systems",
+        "Keelback Vault runs on {platforms} [{platforms}].",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "query", "answer"), TABLE_CASES, ids=["default-from-maximum", "other-column"]
+)
+@pytest.mark.parametrize(
+    ("values", "grounded"),
+    [
+        (
+            {
+                "uploads": "32",
+                "platforms": "Linux x86_64, macOS 12 or later and Windows Server 2019 or later",
+            },
+            False,
+        ),
+        ({"uploads": "4", "platforms": "Linux x86_64"}, True),
+    ],
+    ids=["wrong", "right"],
+)
+def test_a_tables_figure_or_cell_read_in_another_role_is_not_grounded(
+    clean_db: None,
+    model: ShapeFake,
+    tmp_path: Path,
+    question: str,
+    query: str,
+    answer: str,
+    values: dict[str, str],
+    grounded: bool,
+) -> None:
+    """QA round 14 (w04, w07): a small model gives a settings table's maximum as the default,
+    or lists the platforms of the agent's column for the Vault, whose cells say no. Both
+    figures, and every platform, are in the cited table, so the figure and word checks
+    passed them, and a verifier of the writer's kind marked them supported (ragas#1689). The
+    right answers must stay grounded."""
+    text = answer.replace("{uploads}", values["uploads"]).replace("{platforms} [", values["platforms"] + " [")
+    record = _pages_turn(model, tmp_path, TABLE_PAGES, question, query, text)
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]

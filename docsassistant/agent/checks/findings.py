@@ -26,6 +26,8 @@ from docsassistant.agent.checks.rival_statements import rival_statements
 from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
 from docsassistant.agent.checks.sibling_terms import sibling_terms
+from docsassistant.agent.checks.support_matrix import matrix_denials
+from docsassistant.agent.checks.table_roles import swapped_table_roles
 from docsassistant.agent.checks.units import mismatched_units, reversed_bounds, swapped_defaults
 from docsassistant.agent.checks.word_support import weakly_supported
 from docsassistant.agent.checks.yes_no import affirms, is_yes_no, unconfirmed_names, unconfirmed_words
@@ -86,6 +88,8 @@ def code_findings(
     unbacked += [figure for figure in reversed_bounds(checked, cited_sources) if figure not in unbacked]
     # "defaults to 12 hours" where 12 hours is the page's ceiling, 30 s its default (QA 13 w10).
     unbacked += [figure for figure in swapped_defaults(checked, cited_sources) if figure not in unbacked]
+    # "By default … 32 (`backup.parallel_uploads`)", 32 being its table row's maximum (QA 14 w04).
+    unbacked += [figure for figure in swapped_table_roles(checked, cited_sources) if figure not in unbacked]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).
@@ -125,6 +129,8 @@ def code_findings(
     # "Set `broker.legacy_port` …" as if current, a source saying it was removed (QA 13 w27):
     # against every source the writer saw, the removal often being another chunk's.
     reversals += [q for q in removed_options(answer, seen) if q not in reversals]
+    # "Keelback Vault runs on … macOS", the cited support table's Vault column saying no (w07).
+    reversals += [q for q in matrix_denials(answer, cited_sources) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language

@@ -27,6 +27,7 @@ from docsassistant.agent.citations import MARKER
 _ITEM_BREAK = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
 _CLAUSE = re.compile(r"\s*[;:]\s+")
 MIN_SHARED_ITEMS = 2
+_DENIAL = re.compile(r"\b(?:not|no|never|cannot|unsupported)\b|n't\b", re.I)
 MAX_ITEM_WORDS = 4  # an item is a short phrase; a longer part is a clause of its own
 _NOT_ITEMS = frozenset({"e.g", "i.e", "etc", "eg", "ie", "etc."})  # "…, e.g." closes a list
 
@@ -56,17 +57,29 @@ def invented_list_items(answer: str, sources: list[dict[str, Any]]) -> list[str]
         for clause in _CLAUSE.split(sentence)
         if len(items := list_items(clause)) >= 2
     ]
-    known = set().union(*(content_stems(t) for t in texts)) if texts else set()
+    sentences = [s for text in texts for s in SOURCE_SENTENCE.split(text)]
+    # Words the evidence uses only in denials ("WebDAV and FTP are not supported"): an item
+    # made of them was added against the sources (QA round 14 w14), not only without them.
+    said = (
+        set().union(*(content_stems(s) for s in sentences if not _DENIAL.search(s))) if sentences else set()
+    )
+    denied = set().union(*(content_stems(s) for s in sentences if _DENIAL.search(s))) if sentences else set()
+    known = said | denied
     out: list[str] = []
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        if any(_added(list_items(c), lists, known) for c in _CLAUSE.split(MARKER.sub(" ", sentence))):
+        if any(
+            # A clause that denies something itself may be saying the sources' no.
+            _added(list_items(c), lists, known, set() if _DENIAL.search(sentence) else denied - said)
+            for c in _CLAUSE.split(MARKER.sub(" ", sentence))
+        ):
             out.append(quoted_sentence(sentence))
     return out
 
 
-def _added(items: list[set[str]], lists: list[list[set[str]]], known: set[str]) -> bool:
+def _added(items: list[set[str]], lists: list[list[set[str]]], known: set[str], denied: set[str]) -> bool:
     """Whether the clause's `items` repeat one of the sources' `lists` with an item added: a
-    short one sharing no word with that list, at least half of whose words no source uses."""
+    short one sharing no word with that list, at least half of whose words no source uses,
+    or all of whose words the sources use only in denials (`denied`)."""
     if len(items) < MIN_SHARED_ITEMS + 1:
         return False
     for theirs in lists:
@@ -76,7 +89,8 @@ def _added(items: list[set[str]], lists: list[list[set[str]]], known: set[str]) 
         # The first item carries the sentence's lead-in ("Redeliveries back off exponentially,
         # starting at 1 second, …" for the page's "…: 1 second, …"): held to the whole clause.
         if any(
-            len(i) <= MAX_ITEM_WORDS and not i & words and len(i - known) * 2 >= len(i) for i in items[1:]
+            len(i) <= MAX_ITEM_WORDS and not i & words and (len(i - known) * 2 >= len(i) or i <= denied)
+            for i in items[1:]
         ):
             return True
     return False

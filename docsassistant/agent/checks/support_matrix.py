@@ -1,0 +1,104 @@
+"""A "no" of a support table answered as a yes: part of condition 7 (docs/flags.md).
+
+"Keelback Vault runs on Linux (x86_64 and arm64), macOS 12 or later and Windows Server 2019
+or later [1]", [1] being the table "| platform | Keelback Agent | Keelback Vault |" whose
+macOS and Windows rows say "yes | no" (QA round 14 w07). Every word is in the cited table,
+the agent's column says yes, and a verifier of the writer's kind passes it.
+
+A table counts when most of its cells after the first column are yes or no ("yes",
+"supported", "✓"; "no", "not supported", "✗", "—"). An answer sentence without a negation
+that names one column (by a word no other column's header has: "Vault") and the row of a
+"no" cell (by the row label's first word: "macOS") says the opposite of that cell. Pure
+functions, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence
+from docsassistant.agent.checks.figures import FENCED_CODE
+from docsassistant.agent.checks.words import tokens
+
+_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
+_SEPARATOR = re.compile(r"^[\s|:-]+$")
+_YES = re.compile(r"^(?:yes|y|supported|✓|✔|x)$", re.I)
+_NO = re.compile(r"^(?:no|n|not\s+supported|unsupported|✗|✘|—|–|-|n/a)$", re.I)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|only|except|cannot|can't|isn't|aren't|doesn't|don't|without)\b|n't\b", re.I
+)
+# Words of a header that name no column: "Supported by Milvus Lite" is the column "milvus lite".
+_HEADER_FILLER = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "for",
+        "on",
+        "in",
+        "by",
+        "with",
+        "supported",
+        "support",
+        "available",
+    }
+)
+
+
+def denied_cells(text: str) -> list[tuple[str, str]]:
+    """(column, row word) for each "no" cell of `text`'s yes/no tables, lower-cased, and
+    (column, "") for each column; a column is the words of its header no other header has."""
+    out: list[tuple[str, str]] = []
+    lines = [m.group(1) for line in text.splitlines() if (m := _CELLS.match(line))] + [None]
+    table: list[list[str]] = []
+    for line in lines:
+        if line is not None and not _SEPARATOR.match(line):
+            table.append([c.strip() for c in line.split("|")])
+            continue
+        if line is None or table:
+            out += _denied(table)
+            table = [] if line is None else table
+    return out
+
+
+def _denied(table: list[list[str]]) -> list[tuple[str, str]]:
+    if len(table) < 2:
+        return []
+    header, rows = table[0], [r for r in table[1:] if len(r) == len(table[0])]
+    cells = [c for r in rows for c in r[1:]]
+    if not cells or sum(bool(_YES.match(c) or _NO.match(c)) for c in cells) * 3 < len(cells) * 2:
+        return []
+    words = [set(tokens(h)) - _HEADER_FILLER for h in header]
+    out = []
+    for j in range(1, len(header)):
+        own = " ".join(sorted(words[j] - set().union(*(words[k] for k in range(1, len(header)) if k != j))))
+        if not own:
+            continue
+        out.append((own, ""))  # the column itself, "no" cells or not
+        for row in rows:
+            label = tokens(row[0])
+            if label and _NO.match(row[j]):
+                out.append((own, label[0]))
+    return out
+
+
+def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Answer sentences saying yes where a cited yes/no table says no (see the module docstring)."""
+    cells = {cell for s in cited_sources for cell in denied_cells(str(s.get("content") or ""))}
+    denied = {(c, r) for c, r in cells if r}
+    if not denied:
+        return []
+    columns = {c for c, _ in cells}
+    out: list[str] = []
+    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        said = set(tokens(sentence))
+        named = [c for c in columns if set(c.split()) <= said]
+        if _NEGATION.search(sentence) or len(named) != 1:
+            continue  # a negation may be the table's no; two columns named, which is which
+        if any(c == named[0] and r in said for c, r in denied):
+            out.append(quoted_sentence(sentence))
+    return out

@@ -1,0 +1,97 @@
+"""A settings table's maximum given as the default, or its default as the maximum: part of
+condition 5 (docs/flags.md).
+
+"By default the agent uploads 32 chunks at the same time (`backup.parallel_uploads`) [1]",
+[1] being the row "| `backup.parallel_uploads` | 4 | maximum 32 | … |" under the header
+"| setting | default | allowed values / maximum | … |" (QA round 14 w04). Both figures are in
+the cited row, so the figure check passes it, and `units.swapped_defaults` reads roles from
+words ("defaults to", "up to"), which a table gives in its header instead.
+
+A table counts when its header has a default column and a bound column (maximum, minimum,
+limit, range, allowed values). An answer sentence naming one row's setting and speaking of
+the default (or of a bound, not both) must not give that row's other figure for it.
+Pure functions, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE
+from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
+
+_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
+_SEPARATOR = re.compile(r"^[\s|:-]+$")
+_DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
+_BOUND_HEADER = re.compile(r"\b(?:max|maximum|min|minimum|limit|range|allowed)\b", re.I)
+_SAYS_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
+_SAYS_BOUND = re.compile(
+    r"\b(?:max|maximum|minimum|at\s+most|at\s+least|up\s+to|limit(?:ed)?|cap(?:ped)?|no\s+more\s+than|ceiling|"
+    r"highest|lowest|range)\b",
+    re.I,
+)
+
+
+class Row:
+    """A table row's setting name and the figures of its default and bound columns."""
+
+    def __init__(self, key: str, defaults: set[str], bounds: set[str]) -> None:
+        self.key, self.defaults, self.bounds = key, defaults, bounds - defaults
+
+
+def table_rows(text: str) -> list[Row]:
+    """The rows of `text`'s Markdown tables that have a default and a bound column."""
+    rows: list[Row] = []
+    header: list[str] | None = None
+    for line in text.splitlines():
+        m = _CELLS.match(line)
+        if not m:
+            header = None
+            continue
+        cells = [c.strip() for c in m.group(1).split("|")]
+        if _SEPARATOR.match(m.group(1)):
+            continue
+        if header is None:
+            header = cells
+            continue
+        default = [i for i, h in enumerate(header) if _DEFAULT_HEADER.search(h)]
+        bound = [i for i, h in enumerate(header) if _BOUND_HEADER.search(h) and i not in default]
+        if not default or not bound or len(cells) != len(header):
+            continue
+        key = cells[0].strip("` ").lower()
+        figures = [set(stated_figures(cells[i])) for i in range(len(cells))]
+        rows.append(
+            Row(key, set().union(*(figures[i] for i in default)), set().union(*(figures[i] for i in bound)))
+        )
+    return rows
+
+
+def _names(sentence: str, key: str) -> bool:
+    """The sentence names the setting: in full, or by its last part when that is distinctive."""
+    text = sentence.lower().replace("`", "")
+    last = key.rsplit(".", 1)[-1]
+    return key in text or (
+        ("_" in last or len(last) >= 10) and re.search(rf"\b{re.escape(last)}\b", text) is not None
+    )
+
+
+def swapped_table_roles(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Figures an answer gives a setting in the other role than its cited table's row does
+    (see the module docstring), as "32 as the default of backup.parallel_uploads"."""
+    rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
+    out: list[str] = []
+    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        named = [r for r in rows if r.key and _names(sentence, r.key)]
+        says_default, says_bound = bool(_SAYS_DEFAULT.search(sentence)), bool(_SAYS_BOUND.search(sentence))
+        if len({r.key for r in named}) != 1 or says_default == says_bound:
+            continue  # no setting or several; no role, or both in one sentence
+        figures = set(stated_figures(sentence))
+        for row in named:
+            own, other = (row.defaults, row.bounds) if says_default else (row.bounds, row.defaults)
+            wrong = sorted(figures & other - own)
+            if wrong and not figures & own:
+                role = "default" if says_default else "limit"
+                out.append(f"{wrong[0]} as the {role} of {row.key}")
+                break
+    return out

@@ -1,0 +1,79 @@
+"""How often the table-role check (`agent/checks/table_roles.py`) misfires on real pages and
+what it catches.
+
+Usage: .venv/bin/python eval/table_role_checks.py --corpus PATH [--list]
+
+For each row of a corpus table with a default and a bound column whose default and bound
+figures differ (d, b), four answers held to the page:
+- "The default of `key` is d" and "`key` can be set up to b": flagged ones are misreads;
+- "The default of `key` is b" and "`key` can be set up to d": caught or not (QA round 14
+  w04: the maximum given as the default).
+- Gold: the docs-QA answers, held to the chunks holding their evidence.
+Files alternate dev/test as in `eval/reversal_checks.py`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpus_checks import answered, arguments, evidence_chunks, print_gold
+
+from docsassistant.agent.checks import table_roles
+
+
+def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
+    files = sorted(p for p in corpus.rglob("*") if p.suffix in (".md", ".adoc"))
+    counts = {"rows": 0, "misread": 0, "made": 0, "caught": 0}
+    for i, path in enumerate(files):
+        if i % 2 != (0 if split == "dev" else 1):
+            continue
+        page = path.read_text(errors="replace")
+        source = [{"content": page}]
+        for row in table_roles.table_rows(page):
+            if not row.defaults or not row.bounds or not row.key:
+                continue
+            d, b = sorted(row.defaults)[0], sorted(row.bounds)[0]
+            counts["rows"] += 1
+            for answer, wrong in (
+                (f"The default of `{row.key}` is {d} [1].", False),
+                (f"`{row.key}` can be set up to {b} [1].", False),
+                (f"The default of `{row.key}` is {b} [1].", True),
+                (f"`{row.key}` can be set up to {d} [1].", True),
+            ):
+                found = bool(table_roles.swapped_table_roles(answer, source))
+                if wrong:
+                    counts["made"] += 1
+                    counts["caught"] += found
+                elif found:
+                    counts["misread"] += 1
+                    listing.append(f"{split} {path.name}: {answer}")
+    return counts
+
+
+def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
+    held, flagged = 0, []
+    for row in answered(qa):
+        if not (cited := evidence_chunks(corpus, row)):
+            continue
+        held += 1
+        if found := table_roles.swapped_table_roles(row["answer"], [{"content": c} for c in cited]):
+            flagged.append(f"{row['id']}: {found[0]}")
+    return held, flagged
+
+
+def main() -> None:
+    args = arguments(__doc__)
+    listing: list[str] = []
+    for split in ("dev", "test"):
+        c = measure(args.corpus, split, listing)
+        print(
+            f"{split}: {c['rows']} table rows with a default and a bound; right answers misread"
+            f" {c['misread']} of {2 * c['rows']}; roles swapped, caught {c['caught']} of {c['made']}"
+        )
+    print_gold(*gold(args.corpus, args.qa))
+    if args.list:
+        print("\n".join(listing))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""The table-role check (condition 5): a settings table's maximum given as the default, or
+its default as the maximum (QA round 14 w04)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docsassistant.agent.checks.table_roles import swapped_table_roles, table_rows
+
+TABLE = {
+    "n": 1,
+    "content": "| setting | default | allowed values / maximum | description |\n"
+    "|---|---|---|---|\n"
+    "| `backup.parallel_uploads` | 4 | maximum 32 | chunks uploaded at the same time |\n"
+    "| `backup.compression_level` | 3 | 1 to 19 | zstd compression level |\n",
+}
+
+
+def test_rows_of_a_table_with_a_default_and_a_bound_column_are_read() -> None:
+    rows = {r.key: (r.defaults, r.bounds) for r in table_rows(TABLE["content"])}
+    assert rows == {
+        "backup.parallel_uploads": ({"4"}, {"32"}),
+        "backup.compression_level": ({"3"}, {"1", "19"}),
+    }
+    assert table_rows("| setting | value |\n|---|---|\n| `a` | 4 |\n") == []  # no roles in the header
+
+
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        (
+            "By default the agent uploads 32 chunks at a time (`backup.parallel_uploads`) [1].",
+            ["32 as the default of backup.parallel_uploads"],
+        ),
+        (
+            "`backup.parallel_uploads` can be raised up to 4 [1].",
+            ["4 as the limit of backup.parallel_uploads"],
+        ),
+        ("By default the agent uploads 4 chunks at a time (`backup.parallel_uploads`) [1].", []),
+        ("`backup.parallel_uploads` can be raised up to 32 [1].", []),
+        ("`backup.parallel_uploads` defaults to 4 and goes up to 32 [1].", []),  # both roles: not judged
+        ("The agent uploads 32 chunks at a time [1].", []),  # no setting named
+    ],
+)
+def test_a_figure_in_the_other_columns_role_is_found(answer: str, found: list[str]) -> None:
+    assert swapped_table_roles(answer, [TABLE]) == found
+
+
+def test_a_no_of_a_support_table_said_as_yes_is_found() -> None:
+    """QA round 14 w07: the Vault's column says no for macOS; the agent's says yes."""
+    from docsassistant.agent.checks.support_matrix import matrix_denials
+
+    table = {
+        "n": 1,
+        "content": "| platform | Keelback Agent | Keelback Vault |\n|---|---|---|\n"
+        "| Linux x86_64 | yes | yes |\n| macOS 12 or later | yes | no |\n",
+    }
+    assert matrix_denials("Keelback Vault runs on Linux and macOS 12 or later [1].", [table])
+    assert matrix_denials("Keelback Vault runs on Linux only [1].", [table]) == []  # no yes for macOS
+    assert matrix_denials("The agent runs on Linux and macOS [1].", [table]) == []
+    assert (
+        matrix_denials("The Vault runs on Linux, the agent also on macOS [1].", [table]) == []
+    )  # both named
+    assert matrix_denials("The Vault does not run on macOS [1].", [table]) == []
