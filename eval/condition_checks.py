@@ -13,10 +13,9 @@ Pages and splits as in `eval/reversal_checks.py`; no database or embedder is nee
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from corpus_checks import answered, arguments, evidence_chunks, print_gold
+from corpus_checks import arguments, gold_flags, print_gold
 from reversal_checks import pages
 
 from docsassistant.agent.checks import conditions
@@ -46,22 +45,6 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     return counts
 
 
-def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
-    held, flagged = 0, []
-    for row in answered(qa):
-        if not (cited := evidence_chunks(corpus, row)):
-            continue
-        held += 1
-        sources = [{"n": i, "content": c} for i, c in enumerate(cited, 1)]
-        marks = "".join(f"[{i}]" for i in range(1, len(cited) + 1))
-        answer = " ".join(
-            f"{s.rstrip('.')} {marks}." for s in re.split(r"(?<=[.!?])\s+", row["answer"].strip())
-        )
-        if found := conditions.dropped_conditions(answer, sources, row["question"]):
-            flagged.append(f"{row['id']}: {found[0]}")
-    return held, flagged
-
-
 def main() -> None:
     args = arguments(__doc__)
     listing: list[str] = []
@@ -71,7 +54,7 @@ def main() -> None:
             f"{split}: sentences beside a conditioned one misread {c['misread']} of {c['sentences']};"
             f" main clause without its condition, caught {c['caught']} of {c['made']}"
         )
-    print_gold(*gold(args.corpus, args.qa))
+    print_gold(*gold_flags(args.corpus, args.qa, conditions.dropped_conditions, marked=True, asked=True))
     if args.list:
         print("\n".join(listing))
 

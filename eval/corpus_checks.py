@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from docsassistant.chunking import chunk_document
@@ -48,3 +48,24 @@ def evidence_chunks(corpus: Path, row: dict) -> list[str]:
 def print_gold(held: int, flagged: list[str]) -> None:
     print(f"gold answers: {len(flagged)} of {held} flagged")
     print("\n".join(f"  {f}" for f in flagged))
+
+
+def gold_flags(
+    corpus: Path, qa: Path, check: Callable[..., list[str]], *, marked: bool = False, asked: bool = False
+) -> tuple[int, list[str]]:
+    """(answers held, the flagged ones) of `check(answer, sources)` on the docs-QA gold answers,
+    each held to the chunks holding its evidence. `marked`: each sentence cited to all those
+    chunks, as a model would cite them; `asked`: the question is passed as a third argument."""
+    held, flagged = 0, []
+    for row in answered(qa):
+        if not (cited := evidence_chunks(corpus, row)):
+            continue
+        held += 1
+        sources = [{"n": i, "content": c} for i, c in enumerate(cited, 1)]
+        answer = row["answer"]
+        if marked:
+            marks = "".join(f"[{i}]" for i in range(1, len(cited) + 1))
+            answer = " ".join(f"{s.rstrip('.')} {marks}." for s in re.split(r"(?<=[.!?])\s+", answer.strip()))
+        if found := check(answer, sources, *([row["question"]] if asked else [])):
+            flagged.append(f"{row['id']}: {found[0]}")
+    return held, flagged

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from corpus_checks import answered, arguments, evidence_chunks, print_gold
+from corpus_checks import arguments, gold_flags, print_gold
 from reversal_checks import pages
 
 from docsassistant.agent.checks import list_items
@@ -56,18 +56,6 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     return counts
 
 
-def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
-    held, flagged = 0, []
-    for row in answered(qa):
-        if not (cited := evidence_chunks(corpus, row)):
-            continue
-        held += 1
-        sources = [{"n": i, "content": c} for i, c in enumerate(cited, 1)]
-        if found := list_items.invented_list_items(row["answer"], sources):
-            flagged.append(f"{row['id']}: {found[0]}")
-    return held, flagged
-
-
 def main() -> None:
     args = arguments(__doc__)
     listing: list[str] = []
@@ -77,7 +65,7 @@ def main() -> None:
             f"{split}: listing sentences misread {c['misread']} of {c['sentences']};"
             f" an item from another page added, caught {c['caught']} of {c['made']}"
         )
-    print_gold(*gold(args.corpus, args.qa))
+    print_gold(*gold_flags(args.corpus, args.qa, list_items.invented_list_items))
     if args.list:
         print("\n".join(listing))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from corpus_checks import answered, arguments, evidence_chunks, print_gold
+from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import support_matrix
 
@@ -62,17 +62,6 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     return counts
 
 
-def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
-    held, flagged = 0, []
-    for row in answered(qa):
-        if not (cited := evidence_chunks(corpus, row)):
-            continue
-        held += 1
-        if found := support_matrix.matrix_denials(row["answer"], [{"content": c} for c in cited]):
-            flagged.append(f"{row['id']}: {found[0]}")
-    return held, flagged
-
-
 def main() -> None:
     args = arguments(__doc__)
     listing: list[str] = []
@@ -81,7 +70,7 @@ def main() -> None:
         print(
             f"{split}: yes cells misread {c['misread']} of {c['yes']}; no cells caught {c['caught']} of {c['no']}"
         )
-    print_gold(*gold(args.corpus, args.qa))
+    print_gold(*gold_flags(args.corpus, args.qa, support_matrix.matrix_denials))
     if args.list:
         print("\n".join(listing))
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from corpus_checks import answered, arguments, evidence_chunks, print_gold
+from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import removed_options
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE
@@ -69,18 +69,6 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     return counts
 
 
-def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
-    held, flagged = 0, []
-    for row in answered(qa):
-        if not (cited := evidence_chunks(corpus, row)):
-            continue
-        held += 1
-        sources = [{"n": i, "content": c} for i, c in enumerate(cited, 1)]
-        if found := removed_options.removed_options(row["answer"], sources):
-            flagged.append(f"{row['id']}: {found[0]}")
-    return held, flagged
-
-
 def main() -> None:
     args = arguments(__doc__)
     listing: list[str] = []
@@ -91,7 +79,7 @@ def main() -> None:
             f" {c['flagged']} of {c['mentions']}; old name put for its successor, caught {c['caught']}"
             f" of {c['made']}"
         )
-    print_gold(*gold(args.corpus, args.qa))
+    print_gold(*gold_flags(args.corpus, args.qa, removed_options.removed_options))
     if args.list:
         print("\n".join(listing))
 

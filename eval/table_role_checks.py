@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus_checks import answered, arguments, evidence_chunks, print_gold
+from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import table_roles
 
@@ -50,17 +50,6 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     return counts
 
 
-def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
-    held, flagged = 0, []
-    for row in answered(qa):
-        if not (cited := evidence_chunks(corpus, row)):
-            continue
-        held += 1
-        if found := table_roles.swapped_table_roles(row["answer"], [{"content": c} for c in cited]):
-            flagged.append(f"{row['id']}: {found[0]}")
-    return held, flagged
-
-
 def main() -> None:
     args = arguments(__doc__)
     listing: list[str] = []
@@ -70,7 +59,7 @@ def main() -> None:
             f"{split}: {c['rows']} table rows with a default and a bound; right answers misread"
             f" {c['misread']} of {2 * c['rows']}; roles swapped, caught {c['caught']} of {c['made']}"
         )
-    print_gold(*gold(args.corpus, args.qa))
+    print_gold(*gold_flags(args.corpus, args.qa, table_roles.swapped_table_roles))
     if args.list:
         print("\n".join(listing))
 
