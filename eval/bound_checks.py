@@ -40,7 +40,7 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int]:
 
 
 def measure_defaults(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
-    """(sentences with a default or a bound, misreads of `swapped_defaults`, roles swapped
+    """(sentences with a default, a bound or a figure for a value left out, misreads of `swapped_defaults`, roles swapped
     (a default turned into "up to", a bound into "defaults to"), swaps caught)."""
     held, misreads, swapped, caught = 0, [], 0, 0
     for path, paragraphs in pages(corpus, split):
@@ -48,11 +48,13 @@ def measure_defaults(corpus: Path, split: str) -> tuple[int, list[str], int, int
             others = "\n\n".join(paragraphs[:i] + paragraphs[i + 1 :])
             for sentence in sentences(paragraph):
                 default, bound = units._DEFAULT.search(sentence), units._BOUND.search(sentence)
-                if not (default or bound):
+                if not (default or bound or units._omitted_figures(sentence)):
                     continue
                 held += 1
                 if units.swapped_defaults(sentence, [{"content": others}]):
                     misreads.append(f"{path.name}: {sentence}")
+                if not (default or bound):
+                    continue  # "if you leave it out, … 5": held for misreads only
                 if default:
                     figure = default.group(1) or default.group(2)
                     turned = sentence[: default.start()] + f"up to {figure}" + sentence[default.end() :]

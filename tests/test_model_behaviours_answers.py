@@ -1719,3 +1719,31 @@ def test_a_tables_figure_or_cell_read_in_another_role_is_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "unsupported_claims" in flags(record), record["flags"]
+
+
+STEP_PAGES = {
+    "pruning.md": "# Pruning old snapshots\n\nSnapshots past the retention policy are removed in two steps. "
+    "Run `keel forget` first and `keel prune` afterwards: forget drops the snapshot records, prune "
+    "frees the chunks no snapshot uses any more.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "grounded"),
+    [("keel prune", "keel forget", False), ("keel forget", "keel prune", True)],
+    ids=["reversed", "right"],
+)
+def test_steps_given_in_the_opposite_order_to_the_source_are_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, first: str, then: str, grounded: bool
+) -> None:
+    """QA round 14 (w33): a small model gives the page's two steps in the opposite order
+    ("run `keel prune` first, then `keel forget`"). Every word and command is on the cited
+    page, so the word and reversal checks passed it, and a verifier of the writer's kind
+    marked it supported (ragas#1689). The right order must stay grounded."""
+    answer = f"Run `{first}` first, then run `{then}` [{{pruning}}]."
+    record = _pages_turn(
+        model, tmp_path, STEP_PAGES, "How do I remove old snapshots?", "remove old snapshots prune", answer
+    )
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]

@@ -68,3 +68,20 @@ def test_a_removed_command_line_option_counts() -> None:
     assert removed_names(page["content"]) == {"--password"}
     assert removed_options("Pass it with the `--password` option [1].", [page])
     assert removed_options("The `--password` option was removed in 3.0 [1].", [page]) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Set `backup.legacy_chunker: true` in keel.yaml [1].",
+        "Add `backup.legacy_chunker = true` to the file [1].",
+    ],
+)
+def test_a_removed_option_given_with_its_value_counts(answer: str) -> None:
+    """QA round 14 w30: the answer names the option with a value inside the code span."""
+    notes = {
+        "n": 1,
+        "content": "## 3.0.0\n\n- Removed the `backup.legacy_chunker` setting (the fixed-size chunker).",
+    }
+    assert removed_options(answer, [notes])
+    assert removed_options("Set `backup.chunker_mode: fixed` [1].", [notes]) == []

@@ -183,6 +183,11 @@ def test_the_same_sentences_flipped_are_still_found(answer: str, question: str) 
             "Prompt and completion data is not exported by default [1].",
             "=== Prompt and Completion Data\n\nExporting it is off unless you enable it.",
         ),
+        (  # a negation ends at "if": what follows is its condition, not what it denies (QA 14 r09)
+            "Only the latest missed run is made up, and this does not apply if you start backups "
+            "from your own cron or timer [1].",
+            "You can also start backups from your own cron or a systemd timer by calling `keel backup`.",
+        ),
     ],
 )
 def test_a_negation_outside_what_two_sentences_share_is_no_reversal(answer: str, page: str) -> None:

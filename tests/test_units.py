@@ -140,3 +140,16 @@ def test_defaults_and_bounds_said_as_the_page_says_them_pass() -> None:
     ]
     for answer in right:
         assert swapped_defaults(answer, [VISIBILITY]) == [], answer
+
+
+def test_a_ceiling_given_for_a_value_left_out_is_a_swapped_default() -> None:
+    """QA round 13 w31: "If you leave out `--partitions`, … 256 partitions", the page saying
+    "(default 8, at most 256)": the answer gives the maximum as the default without the word."""
+    page = [{"content": "`queue create` takes `--partitions` (default 8, at most 256)."}]
+    assert swapped_defaults(
+        "If you leave out `--partitions`, the new queue gets 256 partitions [1].", page
+    ) == ["256"]
+    assert (
+        swapped_defaults("If you don't specify `--partitions`, the queue gets 8 partitions [1].", page) == []
+    )
+    assert swapped_defaults("If you omit it, you can still ask for up to 256 later [1].", page) == []

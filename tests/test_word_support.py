@@ -325,3 +325,30 @@ def test_a_dotted_setting_name_is_not_a_value_to_bind() -> None:
         )
         == []
     )
+
+
+def test_a_bound_restated_and_a_set_value_in_code_are_backed() -> None:
+    """QA round 14 r19 and r08: "can be set to at most 32" restates a table's "maximum 32";
+    the colon of "`hooks.continue_on_error: true`" ends no clause."""
+    table = {
+        "n": 1,
+        "content": "| setting | default | allowed values / maximum |\n|---|---|---|\n"
+        "| `backup.parallel_uploads` | 4 | maximum 32 |",
+    }
+    asked = "What is the maximum of backup.parallel_uploads?"
+    assert weakly_supported("`backup.parallel_uploads` can be set to at most 32 [1].", [table], asked) == []
+    # Without the bound in the source, "most" stays an unbacked word.
+    plain = {"n": 1, "content": "| setting | default |\n|---|---|\n| `backup.parallel_uploads` | 4 |"}
+    lanes = "`backup.parallel_uploads` can be set to at most 32 lanes [1]."
+    assert weakly_supported(lanes, [table], asked) == []
+    assert weakly_supported(lanes, [plain], asked)
+    hooks = {
+        "n": 1,
+        "content": "If the pre-backup hook exits with a non-zero status, the backup is skipped, unless "
+        "`hooks.continue_on_error` is `true`.",
+    }
+    answer = (
+        "When `hooks.pre_backup` exits with a non-zero status the backup is skipped; it only goes ahead "
+        "if you set `hooks.continue_on_error: true` [1]."
+    )
+    assert weakly_supported(answer, [hooks], "If my pre-backup hook fails, does the backup still run?") == []

@@ -26,6 +26,7 @@ from docsassistant.agent.checks.rival_statements import rival_statements
 from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
 from docsassistant.agent.checks.sibling_terms import sibling_terms
+from docsassistant.agent.checks.step_order import reordered_steps
 from docsassistant.agent.checks.support_matrix import matrix_denials
 from docsassistant.agent.checks.table_roles import swapped_table_roles
 from docsassistant.agent.checks.units import mismatched_units, reversed_bounds, swapped_defaults
@@ -131,6 +132,8 @@ def code_findings(
     reversals += [q for q in removed_options(answer, seen) if q not in reversals]
     # "Keelback Vault runs on … macOS", the cited support table's Vault column saying no (w07).
     reversals += [q for q in matrix_denials(answer, cited_sources) if q not in reversals]
+    # "Run `keel prune` first, then `keel forget`", every source ordering them the other way (w33).
+    reversals += [q for q in reordered_steps(answer, seen) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language

@@ -57,7 +57,7 @@ _SQL_GUARD = re.compile(r"\bif not exists\b")
 # A negation governs the words between the punctuation marks around it: "If a segment has
 # not been indexed, Milvus resorts to brute force" does not negate "Milvus brute-forces the
 # raw data".
-_SCOPE_END = re.compile(r"[,;:()\[\]—–]")
+_SCOPE_END = re.compile(r"[,;:()\[\]—–]|\b(?:if|unless)\b")
 
 
 def _profile(text: str) -> Profile:

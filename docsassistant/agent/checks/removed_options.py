@@ -21,6 +21,9 @@ from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sen
 from docsassistant.agent.checks.figures import FENCED_CODE
 
 _NAME = r"`(-{0,2}[A-Za-z_][\w.-]*(?:\(\))?)`"  # a key, a method or a CLI option ("--password")
+# In an answer the name may come with its value: "`backup.legacy_chunker: true`", "`--level=3`"
+# (QA round 14 w30). Only the key is compared with the removed names.
+_SET_NAME = r"`(-{0,2}[A-Za-z_][\w.-]*(?:\(\))?)(?:\s*[:=]\s*[^`\n]*)?`"
 _NOUN = (
     r"(?:\s+(?:[\w-]+\s+)?(?:option|setting|parameter|flag|key|field|property|variable|section|command|endpoint|"
     r"method|class|interface|constant|annotation|package|module|function))?"
@@ -79,7 +82,7 @@ def removed_options(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     prose = FENCED_CODE.sub(" ", answer)
     named: dict[str, list[str]] = {}
     for sentence in SOURCE_SENTENCE.split(prose):
-        for name in {n.lower() for n in re.findall(_NAME, sentence)}:
+        for name in {n.lower() for n in re.findall(_SET_NAME, sentence)}:
             if any(_same(name, g) for g in gone):
                 named.setdefault(name, []).append(sentence)
     out: list[str] = []

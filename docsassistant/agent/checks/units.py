@@ -148,6 +148,35 @@ _DEFAULT = re.compile(
 )
 
 
+# What an answer says of a value the user does not give: "If you leave out `--partitions`,
+# the queue gets 256 partitions" gives 256 as the default without the word (QA round 13 w31).
+_OMITTED = re.compile(
+    r"\b(?:if|when)\s+(?:you\s+)?(?:leave\s+(?:\S+\s+){0,3}?out|omit|skip"
+    r"|(?:don['’]t|do\s+not|never)\s+(?:set|specify|pass|give|provide|supply|configure|add)"
+    r"|(?:it\s+is|it['’]s|\S+\s+is)\s+(?:not\s+(?:set|specified|given)|unset|omitted|left\s+out))\b"
+    r"|\bwithout\s+(?:setting|specifying|passing|giving|providing)\b",
+    re.I,
+)
+_NUMBER_RE = re.compile(_NUMBER, re.I)
+
+
+def _omitted_figures(answer: str) -> list[tuple[str, str]]:
+    """(figure as written, key) of the figures a sentence gives after saying the value is left
+    out, one sentence at a time; a figure the sentence bounds ("up to 256") is not a default."""
+    out: list[tuple[str, str]] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", answer):
+        if not (m := _OMITTED.search(sentence)):
+            continue
+        rest = re.sub(r"`[^`]*`", " ", sentence[m.end() :])
+        bounded = {_key(b.group(3)) for b in _BOUND.finditer(rest)}
+        out += [
+            (f.group(1), _key(f.group(1)))
+            for f in _NUMBER_RE.finditer(rest)
+            if _key(f.group(1)) not in bounded
+        ]
+    return out
+
+
 def _after_default(text: str, start: int) -> bool:
     """A bound right after "default" is a default bound ("a default allowance of up to 4")."""
     return bool(re.search(r"\bdefault(?:\s+[A-Za-z-]+){0,3}\s*$", text[max(0, start - 60) : start], re.I))
@@ -174,6 +203,10 @@ def swapped_defaults(answer: str, cited_sources: list[dict[str, Any]]) -> list[s
         there = bounds.get(key, set())
         if key not in defaults | both and there and "" not in there and m.group(0) not in out:
             out.append(m.group(0))
+    for written, key in _omitted_figures(answer):
+        there = bounds.get(key, set())
+        if key not in defaults | both and there and "" not in there and written not in out:
+            out.append(written)
     for m in _BOUND.finditer(answer):
         key = _key(m.group(3))
         if key in both:
