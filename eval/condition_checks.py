@@ -37,9 +37,9 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
                 if conditions.dropped_conditions(f"{sentence} [1]", source):
                     counts["misread"] += 1
                     listing.append(f"{split} misread: {sentence[:160]}")
-                if m := conditions._OPENING.match(sentence):
+                if m := conditions.split_condition(sentence):
                     counts["made"] += 1
-                    main = m.group("main").strip()
+                    main = m[1].strip()
                     answer = f"{main[0].upper()}{main[1:].rstrip('.')} [1]."
                     counts["caught"] += bool(conditions.dropped_conditions(answer, source))
     return counts

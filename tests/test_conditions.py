@@ -18,7 +18,25 @@ def test_a_sentence_opening_with_a_condition_is_read_as_condition_and_main_claus
     assert conditioned("If the pool is full, new requests wait for a free connection.") == [
         ({"pool", "full"}, {"new", "reques", "wait", "fre", "connec"}, "If the pool is full")
     ]
-    assert conditioned("The pool waits, if it is full.") == []  # the condition must open it
+    assert conditioned("The pool waits, if it is full.") == []  # a bare trailing one is incidental
+    # ... unless "only" introduces it (QA round 14 w18)
+    assert conditioned("Windows ACLs are restored only when you restore onto an NTFS volume.") == [
+        ({"onto", "ntf", "volum"}, {"window", "acl", "restor"}, "only when you restore onto an NTFS volume")
+    ]
+
+
+def test_a_statement_without_its_trailing_only_condition_is_flagged() -> None:
+    """QA round 14 w18: "Windows ACLs are restored only when you restore on Windows onto an
+    NTFS volume" answered "Yes, Windows ACLs are restored together with the file contents"."""
+    page = {
+        "n": 1,
+        "content": "Windows ACLs are restored only when you restore on Windows onto an NTFS volume.",
+    }
+    asked = "Are Windows ACLs restored when I restore a Windows snapshot?"
+    answer = "Yes, Windows ACLs are restored together with the file contents and timestamps [1]."
+    assert dropped_conditions(answer, [page], asked) == [answer.replace(" [1]", "")]
+    kept = "Yes, if you restore on Windows onto an NTFS volume, Windows ACLs are restored [1]."
+    assert dropped_conditions(kept, [page], asked) == []
 
 
 def test_the_statement_without_its_condition_is_flagged() -> None:

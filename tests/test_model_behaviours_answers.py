@@ -1631,30 +1631,47 @@ STORAGE_PAGES = {
     "acknowledged messages can be lost if the broker crashes.\n",
     "backup.md": "# Backup\n\nSnapshots are taken every 6 hours and kept for 7 days.\n",
 }
+RESTORE_PAGES = {
+    "restore.md": "# Restore\n\nWindows ACLs are restored only when you restore on Windows onto an NTFS "
+    "volume. On Linux or macOS, file contents and timestamps are restored.\n",
+}
+LOST = (
+    STORAGE_PAGES,
+    "Can acknowledged messages be lost if a broker crashes?",
+    "acknowledged messages lost broker crash",
+)
+ACLS = (RESTORE_PAGES, "Are Windows ACLs restored when I restore a Windows snapshot?", "Windows ACLs restore")
 
 
 @pytest.mark.parametrize(
-    ("answer", "grounded"),
+    ("asked", "answer", "grounded"),
     [
-        ("Yes, acknowledged messages can be lost if the broker crashes [{storage}].", False),
+        (LOST, "Yes, acknowledged messages can be lost if the broker crashes [{storage}].", False),
         (
+            LOST,
             "Only with `never`: acknowledged messages can then be lost if the broker crashes [{storage}].",
             True,
         ),
+        (ACLS, "Yes, Windows ACLs are restored together with the file contents [{restore}].", False),
+        (ACLS, "Only onto an NTFS volume on Windows: there, Windows ACLs are restored [{restore}].", True),
     ],
-    ids=["wrong", "right"],
+    ids=["opening-wrong", "opening-right", "only-when-wrong", "only-when-right"],
 )
 def test_a_statement_without_its_sources_condition_is_not_grounded(
-    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+    clean_db: None,
+    model: ShapeFake,
+    tmp_path: Path,
+    asked: tuple[dict[str, str], str, str],
+    answer: str,
+    grounded: bool,
 ) -> None:
     """QA round 13 (w08): asked whether acknowledged messages can be lost, a small model says
-    yes, dropping the page's "With `never`," — every word is on the page, so the word checks
-    passed it, and a verifier of the writer's kind marked it supported (ragas#1689). The
-    answer that keeps the condition must stay grounded."""
-    question = "Can acknowledged messages be lost if a broker crashes?"
-    record = _pages_turn(
-        model, tmp_path, STORAGE_PAGES, question, "acknowledged messages lost broker crash", answer
-    )
+    yes, dropping the page's "With `never`,"; QA round 14 (w18): it says Windows ACLs are
+    restored, dropping the page's "only when you restore on Windows onto an NTFS volume".
+    Every word is on the page, so the word checks passed them, and a verifier of the
+    writer's kind marked them supported (ragas#1689). Answers keeping the condition must
+    stay grounded."""
+    record = _pages_turn(model, tmp_path, *asked, answer)
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "unsupported_claims" in flags(record), record["flags"]

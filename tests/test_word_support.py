@@ -352,3 +352,19 @@ def test_a_bound_restated_and_a_set_value_in_code_are_backed() -> None:
         "if you set `hooks.continue_on_error: true` [1]."
     )
     assert weakly_supported(answer, [hooks], "If my pre-backup hook fails, does the backup still run?") == []
+
+
+def test_an_invented_feature_told_in_the_pages_own_words_is_weak() -> None:
+    """QA round 13 w21: a priority feature the page never mentions, told beside words it has
+    (messages, producers, partition). Taking "set" for no word, as one trial of round 15 did
+    to pass "can be set to at most 32", let it through."""
+    page = {
+        "n": 1,
+        "content": "Exactly-once delivery is available only to transactional producers. "
+        "Message order is guaranteed within a partition, not across partitions.",
+    }
+    answer = (
+        "Yes. Producers can set a priority header on each message, and higher-priority "
+        "messages are delivered first within a partition [1]."
+    )
+    assert weakly_supported(answer, [page], "Does Nimbus Queue support message priorities?")

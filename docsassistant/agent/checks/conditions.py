@@ -7,7 +7,8 @@ so the word checks and a verifier of the writer's kind pass it, and the reader t
 case for the rule.
 
 A cited sentence restating the main clause of a source sentence that opens with a
-condition ("If …,", "When …,", "With …,", "Unless …,", "Only …,") must keep that
+condition ("If …,", "When …,", "With …,", "Unless …,", "Only …,"), or ends with one
+introduced by "only" ("… only when you restore on Windows onto an NTFS volume"), must keep that
 condition: a word of it, or a condition word of its own the main clause lacks ("only",
 "if", "unless", "when" …). A condition the user's message states is already given. Pure
 functions, no model call.
@@ -32,6 +33,14 @@ _CONDITION_WORDS = frozenset(
     "requires require required need needs must".split()
 )
 _INLINE_CODE = re.compile(r"`([^`\n]*)`")
+# "Windows ACLs are restored only when you restore on Windows onto an NTFS volume" (QA round
+# 14 w18): a condition after the main clause restricts it only with "only" before it; a bare
+# trailing "if"/"when" clause is as often incidental ("… and retries when it fails").
+_TRAILING = re.compile(
+    r"^\W*(?P<main>[^,;:]{15,}?)\s+(?P<cond>only\s+(?:if|when|whenever|with|once|after|while|as\s+long\s+as|"
+    r"provided(?:\s+that)?)\b[^,;:]{3,120}?)\s*[.!?]?$",
+    re.I | re.S,
+)
 MIN_MAIN_WORDS = 3
 MIN_RESTATED = 0.8  # of the main clause's content words the answer's sentence holds
 
@@ -41,13 +50,21 @@ def conditioned(text: str) -> list[tuple[set[str], set[str], str]]:
     `text` that opens with a condition."""
     out = []
     for sentence in SOURCE_SENTENCE.split(text):
-        if m := _OPENING.match(sentence.strip()):
-            main = content_stems(m.group("main"))
+        if m := split_condition(sentence):
+            main = content_stems(m[1])
             if len(main) >= MIN_MAIN_WORDS:
                 # Its condition words ("if", "only") are not its subject: `own` reads those.
-                cond = content_stems(m.group("cond")) - main - _CONDITION_WORDS
-                out.append((cond, main, m.group("cond").strip()))
+                cond = content_stems(m[0]) - main - _CONDITION_WORDS
+                out.append((cond, main, m[0].strip()))
     return out
+
+
+def split_condition(sentence: str) -> tuple[str, str] | None:
+    """(condition, main clause) of a sentence that opens with a condition or ends with an
+    "only if/when …" one, else None."""
+    sentence = sentence.strip()
+    m = _OPENING.match(sentence) or _TRAILING.match(sentence)
+    return (m.group("cond"), m.group("main")) if m else None
 
 
 def dropped_conditions(answer: str, sources: list[dict[str, Any]], users_words: str = "") -> list[str]:
