@@ -1764,3 +1764,46 @@ def test_steps_given_in_the_opposite_order_to_the_source_are_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "unsupported_claims" in flags(record), record["flags"]
+
+
+SETTING_PAGES = {
+    "settings.md": "# Backup settings\n\n| setting | default | maximum | description |\n|---|---|---|---|\n"
+    "| `backup.parallel_uploads` | 4 | maximum 32 | chunks uploaded at the same time |\n",
+    "restore.md": "# Restore\n\nThe agent downloads 8 chunks at the same time by default. Raise this with "
+    "`restore.parallel_downloads` (maximum 64).\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("figure", "page", "grounded"),
+    [("64", "restore.md", False), ("32", "settings.md", True)],
+    ids=["other", "own"],
+)
+def test_a_follow_up_answered_with_another_settings_figure_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, figure: str, page: str, grounded: bool
+) -> None:
+    """QA round 14 (w27): "And its maximum?" after a turn about `backup.parallel_uploads`,
+    answered "The maximum is 64", citing the restore page whose 64 is the maximum of
+    `restore.parallel_downloads`. The figure is on the cited page and the sentence has no
+    other word to judge; a verifier of the writer's kind passes it (ragas#1689). The
+    setting's own maximum must stay grounded."""
+    _index_pages(tmp_path, "products", SETTING_PAGES)
+    first = run_turn("What is the default of backup.parallel_uploads?", component="products")
+    query = "parallel chunks maximum"
+    number = _evidence_number(query, "products", f"products/{page}")
+    model.script(
+        "standalone", json.dumps({"standalone_question": "What is the maximum of backup.parallel_uploads?"})
+    )
+    answer = f"The maximum is {figure}"
+    record = _scripted_turn(
+        model,
+        "And its maximum?",
+        query,
+        f"{answer} [{number}].",
+        [(f"{answer}.", number)],
+        thread_id=first["thread_id"],
+        component="products",
+    )
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]

@@ -23,6 +23,7 @@ from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.checks.removed_options import removed_options
 from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
 from docsassistant.agent.checks.rival_statements import rival_statements
+from docsassistant.agent.checks.setting_figures import figures_of_other_settings
 from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
 from docsassistant.agent.checks.sibling_terms import sibling_terms
@@ -148,6 +149,10 @@ def code_findings(
         weak += [s for s in rival_statements(answer, seen) if s not in weak]
         # "removed in version 2.4 [1]", [1] saying 2.4 introduced something else (m24).
         weak += [s for s in misbound_figures(answer, seen) if s not in weak]
+        # "And its maximum?" answered with another setting's maximum (w27): names from every source.
+        weak += [
+            s for s in figures_of_other_settings(answer, seen, seen + retrieved, working) if s not in weak
+        ]
         # "… tiered storage, LDAP authentication and geo-replication [1]", [1] listing two (w05).
         weak += [s for s in invented_list_items(answer, seen) if s not in weak]
         # "… can be lost if the broker crashes [1]", [1] opening "With `never`, …" (w08).

@@ -1,0 +1,62 @@
+"""A figure given for one setting that its cited source states only for another: part of
+condition 8 (docs/flags.md).
+
+"And its maximum?", asked after "What is the default of backup.parallel_uploads?", answered
+"The maximum is 64 [1]", [1] saying "Raise this with `restore.parallel_downloads` (maximum
+64)" (QA round 14 w27). The figure is on the cited page and the sentence has no other word
+to judge, so the figure and word checks pass it; the setting it is about is the question's.
+
+An answer sentence is about the settings it names (backquoted dotted names, `backup.uploads`
+or `backup.uploads: 4`), else about those its question names (the standalone question of a
+follow-up). Each of its figures must sit, in a cited source, in a sentence or table row
+naming one of those settings or naming none: a figure the cited sources state only beside
+other settings was taken from another setting's statement. Pure functions, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, _seen, cited_clauses, quoted_sentence
+from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
+
+_DOTTED = r"[a-z_][\w-]*(?:\.[a-z_][\w-]*)+"
+_QUOTED = re.compile(rf"`({_DOTTED})(?:\s*[:=][^`]*)?`", re.I)  # `key` or `key: value`
+_BARE = re.compile(rf"(?<![\w./-])({_DOTTED})(?![\w/-])", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[\d)|\n+")  # a marker after the full stop stays
+
+
+def setting_names(text: str) -> set[str]:
+    """The backquoted dotted setting names of `text`, lower-cased."""
+    return {m.lower() for m in _QUOTED.findall(text)}
+
+
+def asked_settings(question: str, known: set[str]) -> set[str]:
+    """Settings a question names: backquoted, or bare and known to the sources (a bare
+    "config.yaml" or "e.g." is no setting)."""
+    bare = {m.lower().rstrip(".") for m in _BARE.findall(question)}
+    return setting_names(question) | (bare & known)
+
+
+def figures_of_other_settings(
+    answer: str, cited_sources: list[dict[str, Any]], seen: list[dict[str, Any]], question: str = ""
+) -> list[str]:
+    """Cited clauses whose figures their cited sources state only beside other settings than
+    the clause's (or its question's): see the module docstring."""
+    by_n = {s.get("n"): s for s in cited_sources}
+    known = set().union(*(setting_names(_seen(s)) for s in seen)) if seen else set()
+    asked = asked_settings(question, known)
+    out: list[str] = []
+    for sentence in _SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        for clause, cited in cited_clauses(sentence, by_n):
+            about = setting_names(sentence) or asked
+            if not about or not (figures := stated_figures(clause)):
+                continue
+            lines = [line for n in cited for line in SOURCE_SENTENCE.split(_seen(by_n[n])) if line.strip()]
+            for figure in figures:
+                stating = [setting_names(line) for line in lines if figure in stated_figures(line)]
+                if stating and all(names and not names & about for names in stating):
+                    out.append(quoted_sentence(clause))
+                    break
+    return out
