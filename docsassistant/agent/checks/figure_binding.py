@@ -33,12 +33,15 @@ def misplaced_figures(answer: str, sources: list[dict[str, Any]], question: str 
     """Cited sentences stating a figure that their own citations lack but another of the
     answer's sources holds: two figures swapped between two cited sources ("the timeout is
     1000 requests per minute [1]", [1] being the timeouts page and the 1000 the rate limit
-    of [2]) pass a check of the whole answer against all its citations."""
+    of [2]) pass a check of the whole answer against all its citations. A cited page's other
+    chunks count as its own: "deprecated in 2.9.0 and removed in 3.0.0 [release notes §
+    3.0.0]", the § 2.9.0 chunk retrieved too, is the page's statement (QA round 14 r26)."""
     by_n = {s.get("n"): s for s in sources}
     out: list[str] = []
     for sentence, cited in cited_sentences(answer, by_n):
-        own = [by_n[n] for n in cited]
-        others = [s for s in sources if s.get("n") not in cited]
+        paths = {by_n[n].get("source_path") for n in cited} - {None, ""}
+        own = [s for s in sources if s.get("n") in cited or s.get("source_path") in paths]
+        others = [s for s in sources if s not in own]
         missing = unbacked_numbers(sentence, own, question)
         if any(not unbacked_numbers(figure, others, question) for figure in missing):
             out.append(quoted_sentence(sentence))
