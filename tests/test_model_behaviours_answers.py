@@ -1812,20 +1812,28 @@ def test_a_follow_up_answered_with_another_settings_figure_is_not_grounded(
 NOTES_PAGES = {
     "release-notes.md": "# Release notes\n\n## 3.0.0 (2024-02-20)\n\n- Removed the `--password` option. Use "
     "`KEEL_PASSPHRASE` instead.\n- Dropped support for 32-bit platforms.\n\n## 2.9.0 (2023-08-15)\n\n"
-    "- The `--password` option is deprecated.\n- Azure Blob Storage backend.\n",
+    "- The `--password` option is deprecated.\n- Up to 8 passphrases per repository.\n",
 }
 
 
 @pytest.mark.parametrize(
-    ("deprecated", "grounded"), [("2.9.0", True), ("2.7.0", False)], ids=["same-page", "invented"]
+    ("answer", "grounded"),
+    [
+        ("It was deprecated in 2.9.0 and removed in 3.0.0", True),
+        ("It was deprecated in 2.7.0 and removed in 3.0.0", False),
+        ("It was deprecated in 2.9.0 and removed in 3.0.0, 8 years on", False),
+    ],
+    ids=["same-page", "invented", "same-page-other-subject"],
 )
 def test_a_figure_from_another_retrieved_chunk_of_the_cited_page_is_backed(
-    clean_db: None, model: ShapeFake, tmp_path: Path, deprecated: str, grounded: bool
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
 ) -> None:
     """QA round 14 (r26): "deprecated in 2.9.0 and removed in 3.0.0", citing the release
     notes' 3.0.0 chunk; the 2.9.0 chunk of the same page was retrieved and shown too. Small
     models cite one chunk of a page for what the page says across two. The page backs the
-    figure, so this is no invented figure; one the page does not give still is."""
+    figure, so this is no invented figure; one the page does not give still is, and so is
+    one the page gives about something else (QA round 13 w33: the page's 24 hours being its
+    token expiry, given as the account lockout)."""
     _index_pages(tmp_path, "products", NOTES_PAGES)
     query = "password option deprecated removed"
     from docsassistant.search import search_docs
@@ -1833,7 +1841,7 @@ def test_a_figure_from_another_retrieved_chunk_of_the_cited_page_is_backed(
     hits = search_docs(query, "products", 2)
     assert len({h["source_path"] for h in hits}) == 1 and len(hits) == 2, hits  # two chunks, one page
     removed = next(i for i, h in enumerate(hits, 1) if "Removed" in h["content"])
-    answer = f"It was deprecated in {deprecated} and removed in 3.0.0 [{removed}]."
+    answer = f"{answer} [{removed}]."
     record = _scripted_turn(
         model,
         "When was --password deprecated and removed?",

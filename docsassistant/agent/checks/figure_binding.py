@@ -25,6 +25,7 @@ from docsassistant.agent.checks.cited_clauses import (
     quoted_sentence,
 )
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures, unbacked_numbers
+from docsassistant.agent.checks.same_page import other_chunks, unbacked_on_the_page
 from docsassistant.agent.checks.word_support import MIN_WORDS
 from docsassistant.agent.checks.words import content_stems
 
@@ -34,15 +35,14 @@ def misplaced_figures(answer: str, sources: list[dict[str, Any]], question: str 
     answer's sources holds: two figures swapped between two cited sources ("the timeout is
     1000 requests per minute [1]", [1] being the timeouts page and the 1000 the rate limit
     of [2]) pass a check of the whole answer against all its citations. A cited page's other
-    chunks count as its own: "deprecated in 2.9.0 and removed in 3.0.0 [release notes §
-    3.0.0]", the § 2.9.0 chunk retrieved too, is the page's statement (QA round 14 r26)."""
+    chunk backs a figure it states on a line about the sentence's subject (`same_page`)."""
     by_n = {s.get("n"): s for s in sources}
     out: list[str] = []
     for sentence, cited in cited_sentences(answer, by_n):
-        paths = {by_n[n].get("source_path") for n in cited} - {None, ""}
-        own = [s for s in sources if s.get("n") in cited or s.get("source_path") in paths]
+        own = [by_n[n] for n in cited]
+        pages = other_chunks(own, sources)
         others = [s for s in sources if s not in own]
-        missing = unbacked_numbers(sentence, own, question)
+        missing = unbacked_on_the_page(sentence, unbacked_numbers(sentence, own, question), pages)
         if any(not unbacked_numbers(figure, others, question) for figure in missing):
             out.append(quoted_sentence(sentence))
     return out

@@ -23,6 +23,7 @@ from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.checks.removed_options import removed_options
 from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
 from docsassistant.agent.checks.rival_statements import rival_statements
+from docsassistant.agent.checks.same_page import other_chunks, unbacked_on_the_page
 from docsassistant.agent.checks.setting_figures import figures_of_other_settings
 from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
@@ -83,15 +84,10 @@ def code_findings(
         users_words = [text for text in users_words if text.strip() != question.strip()]
     else:
         users_words.append(question)
-    # A figure another chunk of a cited document gives is the document's: "deprecated in 2.9.0
-    # and removed in 3.0.0 [release notes § 3.0.0]", the § 2.9.0 chunk retrieved too (QA 14 r26).
-    paths = {s.get("source_path") for s in cited_sources} - {None, ""}
-    same_documents = [
-        s
-        for s in sources
-        if s.get("n") not in cited and s.get("source_path") in paths and not s.get("suspicious")
-    ]
-    unbacked = unbacked_numbers(checked, cited_sources + same_documents, " ".join(users_words))
+    unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
+    # "deprecated in 2.9.0 and removed in 3.0.0 [release notes § 3.0.0]", the § 2.9.0 chunk
+    # retrieved too: the cited page gives it (QA 14 r26), unless for something else (13 w33).
+    unbacked = unbacked_on_the_page(checked, unbacked, other_chunks(cited_sources, sources))
     # "500 seconds" for the page's 500 ms: the figure is there, its unit is not (QA 10, s01).
     unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
     # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
