@@ -49,3 +49,15 @@ def test_a_figure_stated_only_beside_another_setting_is_found(
 ) -> None:
     sources = [RESTORE, SETTINGS]
     assert figures_of_other_settings(answer, sources, sources, question) == found
+
+
+def test_a_figure_in_a_part_naming_no_setting_is_not_held_to_the_sentences_setting() -> None:
+    """QA round 13 r20: "every 6 hours (`backup.interval`), and snapshots are kept for 7
+    days", the page's 7 days being in a sentence that names `backup.path`."""
+    page = {
+        "n": 1,
+        "content": "A snapshot is taken every 6 hours by default (`backup.interval: 6h`). Snapshots are "
+        "kept for 7 days and stored in `backup.path`.",
+    }
+    answer = "A snapshot is taken every 6 hours (`backup.interval`), and snapshots are kept for 7 days [1]."
+    assert figures_of_other_settings(answer, [page], [page], "How long are snapshots kept?") == []

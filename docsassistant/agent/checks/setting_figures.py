@@ -49,14 +49,27 @@ def figures_of_other_settings(
     asked = asked_settings(question, known)
     out: list[str] = []
     for sentence in _SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        named = setting_names(sentence)
         for clause, cited in cited_clauses(sentence, by_n):
-            about = setting_names(sentence) or asked
-            if not about or not (figures := stated_figures(clause)):
-                continue
             lines = [line for n in cited for line in SOURCE_SENTENCE.split(_seen(by_n[n])) if line.strip()]
-            for figure in figures:
+            for figure in stated_figures(clause):
+                about = _about(figure, clause, named, asked)
                 stating = [setting_names(line) for line in lines if figure in stated_figures(line)]
-                if stating and all(names and not names & about for names in stating):
+                if about and stating and all(names and not names & about for names in stating):
                     out.append(quoted_sentence(clause))
                     break
     return out
+
+
+# Where a sentence's statements meet: "… every 6 hours (`backup.interval`), and snapshots
+# are kept for 7 days" gives its 7 days of no setting it names (QA round 13 r20).
+_PART = re.compile(r";\s+|,?\s+(?:and|but|while|whereas)\s+")
+
+
+def _about(figure: str, clause: str, named: set[str], asked: set[str]) -> set[str]:
+    """The settings `figure` is given for: those its part of the clause names; the question's
+    when the whole sentence names none; else none (a figure beside another part's setting
+    may be of something else)."""
+    parts = [p for p in _PART.split(clause) if figure in stated_figures(p)]
+    own = set().union(*map(setting_names, parts)) if parts else set()
+    return own or (asked if not named else set())
