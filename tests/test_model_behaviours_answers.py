@@ -1851,3 +1851,44 @@ def test_a_figure_from_another_retrieved_chunk_of_the_cited_page_is_backed(
         component="products",
     )
     assert ("grounded" in flags(record)) is grounded, record["flags"]
+
+
+KEEP_PAGES = {
+    "retention.md": "# Retention policy\n\n| setting | default | description |\n|---|---|---|\n"
+    "| `retention.keep_weekly` | 4 | keep the last snapshot of each of the last N weeks |\n",
+    "vault-server.md": "# Vault server settings\n\n| setting | default | description |\n|---|---|---|\n"
+    "| `retention.keep_weekly` | 8 | weekly snapshots the Vault keeps when it prunes |\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("figure", "page", "grounded"),
+    [("4", "retention.md", False), ("8", "vault-server.md", True)],
+    ids=["other-page", "asked-page"],
+)
+def test_a_setting_answered_from_the_page_not_asked_about_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, figure: str, page: str, grounded: bool
+) -> None:
+    """QA round 14 (w28): "And how many weekly ones?" after a turn about the Vault's
+    retention, answered with the agent's page's `retention.keep_weekly` (4), the Vault's page
+    giving the same setting as 8 "when it prunes". Name, figure and words are on the cited
+    page; a verifier of the writer's kind passes it (ragas#1689)."""
+    _index_pages(tmp_path, "products", KEEP_PAGES)
+    first = run_turn("How many daily snapshots does the Vault keep when it prunes?", component="products")
+    query = "keep_weekly weekly snapshots"
+    number = _evidence_number(query, "products", f"products/{page}")
+    rewrite = "How many weekly snapshots does the Vault keep when it prunes?"
+    model.script("standalone", json.dumps({"standalone_question": rewrite}))
+    answer = f"It keeps {figure} weekly snapshots by default (`retention.keep_weekly`)"
+    record = _scripted_turn(
+        model,
+        "And how many weekly ones?",
+        query,
+        f"{answer} [{number}].",
+        [(f"{answer}.", number)],
+        thread_id=first["thread_id"],
+        component="products",
+    )
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "off_question" in flags(record), record["flags"]

@@ -25,6 +25,7 @@ from docsassistant.agent.checks.reversals import contradicted_by_evidence, rever
 from docsassistant.agent.checks.rival_statements import rival_statements
 from docsassistant.agent.checks.same_page import other_chunks, unbacked_on_the_page
 from docsassistant.agent.checks.setting_figures import figures_of_other_settings
+from docsassistant.agent.checks.setting_pages import settings_of_another_page
 from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
 from docsassistant.agent.checks.sibling_terms import sibling_terms
@@ -175,6 +176,10 @@ def code_findings(
     ]
     # ... or "It accepts 4,000 connections [1]", [1] being the proxy's page (s20, s45).
     off_question += [s for s in sibling_sources(answer, working, cited_sources) if s not in off_question]
+    # The Vault's `retention.keep_weekly` asked, the agent's page's row for it answered (14 w28).
+    off_question += [
+        s for s in settings_of_another_page(answer, cited_sources, sources, working) if s not in off_question
+    ]
     unchecked = unchecked_sentences(answer, claims or [])
     # A trailing sentence no claim covers is word-checked against the citation before it;
     # the reader is better told it was never checked at all.

@@ -6,9 +6,10 @@ condition 8 (docs/flags.md).
 64)" (QA round 14 w27). The figure is on the cited page and the sentence has no other word
 to judge, so the figure and word checks pass it; the setting it is about is the question's.
 
-An answer sentence is about the settings it names (backquoted dotted names, `backup.uploads`
-or `backup.uploads: 4`), else about those its question names (the standalone question of a
-follow-up). Each of its figures must sit, in a cited source, in a sentence or table row
+A figure is about the settings its part of the sentence names (backquoted dotted names,
+`backup.uploads` or `backup.uploads: 4`), else, when the sentence names none, about those
+its question names (the standalone question of a follow-up). It must sit, in a cited
+source, in a sentence or table row
 naming one of those settings or naming none: a figure the cited sources state only beside
 other settings was taken from another setting's statement. Pure functions, no model call.
 """
@@ -73,3 +74,11 @@ def _about(figure: str, clause: str, named: set[str], asked: set[str]) -> set[st
     parts = [p for p in _PART.split(clause) if figure in stated_figures(p)]
     own = set().union(*map(setting_names, parts)) if parts else set()
     return own or (asked if not named else set())
+
+
+def figure_settings(clause: str, named: set[str], asked: set[str] | None = None) -> list[tuple[str, str]]:
+    """(figure, setting) for each figure of `clause` and each setting it is given for;
+    `named`: the settings its whole sentence names, `asked`: the question's."""
+    return [
+        (f, name) for f in stated_figures(clause) for name in sorted(_about(f, clause, named, asked or set()))
+    ]
