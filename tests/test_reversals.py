@@ -183,6 +183,10 @@ def test_the_same_sentences_flipped_are_still_found(answer: str, question: str) 
             "Prompt and completion data is not exported by default [1].",
             "=== Prompt and Completion Data\n\nExporting it is off unless you enable it.",
         ),
+        (  # "no limit" is "unlimited", a bound, not a denial (QA round 14 r14)
+            "- no limit on agents per Vault (Community stops at 5) [1]",
+            "| | Community | Business |\n|---|---|---|\n| agents per Vault | up to 5 | unlimited |",
+        ),
         (  # a negation ends at "if": what follows is its condition, not what it denies (QA 14 r09)
             "Only the latest missed run is made up, and this does not apply if you start backups "
             "from your own cron or timer [1].",

@@ -57,12 +57,15 @@ _SQL_GUARD = re.compile(r"\bif not exists\b")
 # A negation governs the words between the punctuation marks around it: "If a segment has
 # not been indexed, Milvus resorts to brute force" does not negate "Milvus brute-forces the
 # raw data".
+# "No limit on agents" says "unlimited agents" (QA round 14 r14): a bound, not a denial.
+_NO_LIMIT = re.compile(r"\bno (?:limits?|maximum|upper bound|cap)\b")
 _SCOPE_END = re.compile(r"[,;:()\[\]—–]|\b(?:if|unless)\b")
 
 
 def _profile(text: str) -> Profile:
     """Content stems, negation scopes, opposite pairs' sides and all stems (see `Profile`)."""
     text = _CONTRAST.sub(" not ", _NEGATED_BOUND.sub(" at most ", _SQL_GUARD.sub(" if ", text.lower())))
+    text = _NO_LIMIT.sub(" unlimited ", text)
     words = tokens(text, _VERSIONED_WORD)
     present = set(words)
     content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
