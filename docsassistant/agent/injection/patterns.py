@@ -98,7 +98,10 @@ CUE = re.compile(
     r"|\bobey (?:only|me|us|this|these|the (?:text|following|orders?))\b|\b(?:reprogramm?ed|jailbr[eo]\w*)\b"
     r"|\b(?:ai|assistants?|models?|llms?|chatbots?|agents?) (?:that|which|who) (?:reads?|retrieves?|process(?:es)?|"
     r"sees?|summari[sz]es?|finds?) this\b"
-    r"|\b(?:as|what) (?:this|the) (?:page|section|paragraph|document|text|message|notice) (?:says|orders|instructs)\b"
+    # "do as this page says" obeys it; "a model cites one chunk for what the page says" reports it.
+    r"|\b(?:as|what) (?:this|the) (?:page|section|paragraph|document|text|message|notice) (?:orders|instructs)\b"
+    r"|\b(?:do|follow|obey|comply with|carry out|act on) (?:exactly |only |just )?(?:as|what) (?:this|the) "
+    r"(?:page|section|paragraph|document|text|message|notice) says\b"
     r"|\b(?:cancel+ed|revoked|void|invalid|overridden|superseded) (?:by|from) (?:this|here)\b"
     # "Note to the AI model", "Hey model," (not "NOTE: Spring AI supports …")
     r"|\b(?:note|message|notice|attention|hey|dear|hello|hi)\b\W{0,3}(?:(?:to|for) (?:the |any |all |every |an? )?"
