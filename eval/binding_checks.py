@@ -38,7 +38,7 @@ def measure(corpus: Path, split: str) -> tuple[int, int]:
                 for second in lines:
                     mine, theirs = stated_figures(first)[0], stated_figures(second)[0]
                     numbers = _FIGURE.findall(first)
-                    if mine == theirs or len(numbers) != 1 or len(cited_clauses._words(first)) < 3:
+                    if mine == theirs or len(numbers) != 1 or len(cited_clauses.prose_words(first)) < 3:
                         continue
                     swapped = _FIGURE.sub(
                         _FIGURE.findall(second)[0] if _FIGURE.findall(second) else theirs, first

@@ -28,7 +28,7 @@ from docsassistant.agent.checks.words import sentences
 def _changed(sentence: str, match) -> list[str]:
     """The sentence with the count of `match` changed both ways a model changes one: up by
     one ("4 replicas" for 3) and, above one, to "a single" (QA round 11 s55); one becomes two."""
-    count = "1" if match.group("one") else units._key(match.group("n"))
+    count = "1" if match.group("one") else units.number_key(match.group("n"))
     start = match.start("one") if match.group("one") else match.start("n")
     noun = match.group("noun")
     if count == "1":

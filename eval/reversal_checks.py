@@ -36,7 +36,7 @@ def flipped(sentence: str) -> str | None:
         return _NEGATION.sub("", sentence, count=1)
     if match := _AUX.search(sentence):
         return f"{sentence[: match.end()]} not{sentence[match.end() :]}"
-    for pair in polarity._OPPOSITES:
+    for pair in polarity.OPPOSITES:
         for word, other in (pair, pair[::-1]):
             if re.search(rf"\b{word}\b", sentence):
                 return re.sub(rf"\b{word}\b", other, sentence, count=1)

@@ -62,7 +62,7 @@ def measure(corpus: Path, split: str) -> tuple[int, list[str], int, int]:
                         if rival and (modifier, head) not in second_subjects and (modifier, head) not in made:
                             made.add((modifier, head))
                             statement = (
-                                f"The {sibling_terms._shown(first, modifier, head)} is {min(rival[0])}."
+                                f"The {sibling_terms.as_written(first, modifier, head)} is {min(rival[0])}."
                             )
                             swaps += 1
                             caught += bool(

@@ -15,14 +15,14 @@ from docsassistant.agent.checks.coverage import prose_paragraphs, says_nothing
 from docsassistant.agent.checks.figures import stated_figures
 from docsassistant.agent.checks.words import content_stems
 
-_MARKERS = re.compile(r"\[(\d+)\]")
+CITATION_MARKER = re.compile(r"\[(\d+)\]")
 _MARKER_RUN = re.compile(r"(?:\s*\[\d+\])+")
 SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def _words(text: str) -> set[str]:
+def prose_words(text: str) -> set[str]:
     """Content words without markers and figures ("4,000", "3.2" are not words)."""
-    return {w for w in content_stems(_MARKERS.sub(" ", text)) if not any(ch.isdigit() for ch in w)}
+    return {w for w in content_stems(CITATION_MARKER.sub(" ", text)) if not any(ch.isdigit() for ch in w)}
 
 
 def cited_clauses(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[int]]]:
@@ -31,7 +31,7 @@ def cited_clauses(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[
     out: list[tuple[str, list[int]]] = []
     start = 0
     for run in _MARKER_RUN.finditer(sentence):
-        cited = [int(n) for n in _MARKERS.findall(run.group(0)) if int(n) in known]
+        cited = [int(n) for n in CITATION_MARKER.findall(run.group(0)) if int(n) in known]
         if cited:
             out.append((sentence[start : run.end()], cited))
             start = run.end()
@@ -41,13 +41,13 @@ def cited_clauses(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[
     return out
 
 
-def _figure_sentences(source: dict[str, Any]) -> list[str]:
+def figure_sentences(source: dict[str, Any]) -> list[str]:
     """The sentences (or lines) of a source's text that state a figure."""
-    return [s for s in SOURCE_SENTENCE.split(_seen(source)) if stated_figures(s)]
+    return [s for s in SOURCE_SENTENCE.split(seen_text(source)) if stated_figures(s)]
 
 
-def _described(source: dict[str, Any]) -> str:
-    return f"{source.get('title') or ''} {source.get('section') or ''} {_seen(source)}"
+def described_text(source: dict[str, Any]) -> str:
+    return f"{source.get('title') or ''} {source.get('section') or ''} {seen_text(source)}"
 
 
 def cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) -> list[tuple[str, list[int]]]:
@@ -68,11 +68,11 @@ def cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) ->
     out = []
     everything = [n for n in known if isinstance(n, int)]
     for paragraph in prose_paragraphs(answer):
-        cites = [[int(n) for n in _MARKERS.findall(s) if int(n) in known] for s in paragraph]
+        cites = [[int(n) for n in CITATION_MARKER.findall(s) if int(n) in known] for s in paragraph]
         if not held:
             out += [(sentence, cited) for sentence, cited in zip(paragraph, cites, strict=True) if cited]
             continue
-        if not any(cites) and not any(_MARKERS.search(s) for s in paragraph):
+        if not any(cites) and not any(CITATION_MARKER.search(s) for s in paragraph):
             out += [(s, everything) for s in paragraph if everything and not says_nothing(s)]
             continue
         # Held to the next citation of the paragraph, else (a trailing sentence) the one
@@ -87,7 +87,7 @@ def cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) ->
         for sentence, cited, before in reversed(list(zip(paragraph, cites, earlier, strict=True))):
             later = cited or later
             held_to = cited or later or before
-            unmarked = not _MARKERS.search(sentence) and not says_nothing(sentence)
+            unmarked = not CITATION_MARKER.search(sentence) and not says_nothing(sentence)
             if cited or (held_to and unmarked and not claims_absence(sentence)):
                 kept.append((sentence, held_to))
         out += reversed(kept)
@@ -96,9 +96,9 @@ def cited_sentences(answer: str, known: dict[Any, Any], *, held: bool = True) ->
 
 def quoted_sentence(sentence: str) -> str:
     """The sentence as the flag quotes it: without its markers."""
-    unmarked = re.sub(r"\s+(?=[.,;:!?])", "", _MARKERS.sub("", sentence)).strip()
+    unmarked = re.sub(r"\s+(?=[.,;:!?])", "", CITATION_MARKER.sub("", sentence)).strip()
     return re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", unmarked)  # a list item without its bullet
 
 
-def _seen(source: dict[str, Any]) -> str:
+def seen_text(source: dict[str, Any]) -> str:
     return str(source.get("prompt_text") or source.get("content") or "")

@@ -19,7 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, _seen, cited_sentences, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import (
+    SOURCE_SENTENCE,
+    cited_sentences,
+    quoted_sentence,
+    seen_text,
+)
 from docsassistant.agent.checks.figures import FENCED_CODE
 from docsassistant.agent.checks.words import content_stems, tokens
 
@@ -80,7 +85,7 @@ def dropped_conditions(answer: str, sources: list[dict[str, Any]], users_words: 
     for sentence, cited in cited_sentences(unquoted, by_n):
         words = content_stems(sentence)
         said = {w for w in tokens(sentence) if w in _CONDITION_WORDS}
-        for cond, main, _ in (c for n in cited for c in conditioned(_seen(by_n[n]))):
+        for cond, main, _ in (c for n in cited for c in conditioned(seen_text(by_n[n]))):
             if len(words & main) < MIN_RESTATED * len(main):
                 continue
             own = said - {w for w in _CONDITION_WORDS if w in main}

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.figures import COUNTED_THINGS
-from docsassistant.agent.checks.units import _WORDS, _key
+from docsassistant.agent.checks.units import NUMBER_WORD_PATTERN, number_key
 
 # A count before a counted thing, with up to two words between ("three consecutive failed
 # checks"); a count above one needs the plural ("two tool sources" counts sources). "A single
@@ -19,7 +19,7 @@ from docsassistant.agent.checks.units import _WORDS, _key
 _ONE = r"a single|one single|only one|just one|exactly one|1"
 _BETWEEN_STOP = frozenset("of the a an and or to in on for per by with from at each every its their".split())  # noqa: SIM905
 _COUNTED = re.compile(
-    rf"(?<![\w.,\[$-])(?:(?P<one>{_ONE})|(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{_WORDS}))(?![\d.,]\d)"
+    rf"(?<![\w.,\[$-])(?:(?P<one>{_ONE})|(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+|{NUMBER_WORD_PATTERN}))(?![\d.,]\d)"
     rf"(?P<between>(?:[\s-]+[a-z][a-z-]*){{0,2}}?)\s+(?P<noun>{COUNTED_THINGS})(?![\w-])",
     re.I,
 )
@@ -55,7 +55,7 @@ def _counts(text: str, *, plain_one: bool) -> list[tuple[str, str, str]]:
         elif m.group("n") == "One" and not plain_one:
             continue  # "One option is …", sentence-initial
         else:
-            count = _key(m.group("n"))
+            count = number_key(m.group("n"))
         noun = _singular(m.group("noun"))
         if (count == "1") == (noun != m.group("noun").lower()):
             continue  # "two tool sources", "1 replicas": not this noun's count
@@ -69,7 +69,7 @@ def miscounted(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     counts otherwise in a sentence about the same thing ("marked down after three failed
     health checks"), while no cited source gives the answer's count, as written. The figure
     alone may be on the page ("1 node"), so condition 5 passes it (QA round 11 s55)."""
-    from docsassistant.agent.checks.reversals import _CLAUSE
+    from docsassistant.agent.checks.reversals import CLAUSE_SPLIT
     from docsassistant.agent.checks.words import content_stems, sentences
 
     places: dict[str, list[tuple[str, set[str]]]] = {}
@@ -79,7 +79,7 @@ def miscounted(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     # Clause by clause: "Spring AI assumes 1536 dimensions; Milvus accepts up to 32,768" joins
     # two things that each count dimensions.
-    for clause in (c for sentence in sentences(answer) for c in _CLAUSE.split(sentence)):
+    for clause in (c for sentence in sentences(answer) for c in CLAUSE_SPLIT.split(sentence)):
         mine = content_stems(clause)
         for count, noun, phrase in _counts(clause, plain_one=False):
             there = places.get(noun, [])

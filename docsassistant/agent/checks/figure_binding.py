@@ -14,15 +14,15 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import (
-    _MARKERS,
+    CITATION_MARKER,
     SOURCE_SENTENCE,
-    _described,
-    _figure_sentences,
-    _seen,
-    _words,
     cited_clauses,
     cited_sentences,
+    described_text,
+    figure_sentences,
+    prose_words,
     quoted_sentence,
+    seen_text,
 )
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures, unbacked_numbers
 from docsassistant.agent.checks.same_page import other_chunks, unbacked_on_the_page
@@ -74,15 +74,15 @@ def misbound_figures(answer: str, sources: list[dict[str, Any]]) -> list[str]:
             figures = set(kind(clause))
             # The whole sentence's words: "…, and Acme Proxy's is 60 seconds [1]" takes its
             # subject from the clause before (QA round 12 c08c).
-            words = _words(sentence) - _value_words(figures)
+            words = prose_words(sentence) - _value_words(figures)
             # Several backquoted values ("set `a` to `b`") are a key and its value, not
             # figures of one statement: only figures are held several at a time.
             if len(words) < MIN_WORDS or not figures or (len(figures) > 1 and kind is _code_values):
                 continue
             lines = [
-                (values, _words(s) - _value_words(values))
+                (values, prose_words(s) - _value_words(values))
                 for n in cited
-                for s in SOURCE_SENTENCE.split(_seen(by_n[n]))
+                for s in SOURCE_SENTENCE.split(seen_text(by_n[n]))
                 if (values := set(kind(s)))
             ]
             if any(_bound_elsewhere(figure, figures, words, lines) for figure in sorted(figures)):
@@ -142,7 +142,7 @@ def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str 
     "timeout" and [1], cited elsewhere in the answer, says "the timeout is 30 seconds" (QA
     round 9, s43: subjects swapped between two cited pages, each figure cited right)."""
     by_n = {s.get("n"): s for s in sources}
-    stems = {n: content_stems(_described(s)) for n, s in by_n.items()}
+    stems = {n: content_stems(described_text(s)) for n, s in by_n.items()}
     clauses = [
         c for sentence, _ in cited_sentences(answer, by_n, held=False) for c in cited_clauses(sentence, by_n)
     ]
@@ -152,7 +152,7 @@ def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str 
         figures = set(stated_figures(clause))
         if not figures or unbacked_numbers(clause, [by_n[n] for n in cited], question):
             continue  # no figure, or one its citations lack (`misplaced_figures`' case)
-        stray = content_stems(_MARKERS.sub(" ", clause)) - set().union(*(stems[n] for n in cited))
+        stray = content_stems(CITATION_MARKER.sub(" ", clause)) - set().union(*(stems[n] for n in cited))
         if not stray:
             continue
         # The other page's sentence must give its word a different figure: one stating the
@@ -161,7 +161,7 @@ def borrowed_subjects(answer: str, sources: list[dict[str, Any]], question: str 
         if any(
             stray & content_stems(s) and not figures & set(stated_figures(s))
             for o in others
-            for s in _figure_sentences(o)
+            for s in figure_sentences(o)
         ):
             out.append(quoted_sentence(clause))
     return out

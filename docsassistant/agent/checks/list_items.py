@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, _seen, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence, seen_text
 from docsassistant.agent.checks.figures import CODE_SPANS, FENCED_CODE
 from docsassistant.agent.checks.words import content_stems
 from docsassistant.agent.citations import MARKER
@@ -49,7 +49,7 @@ def _matches(item: set[str], other: set[str]) -> bool:
 def invented_list_items(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     """Answer sentences whose list repeats a source sentence's list with an item added that
     no source mentions (see the module docstring)."""
-    texts = [_seen(s) for s in sources]
+    texts = [seen_text(s) for s in sources]
     lists = [
         items
         for text in texts

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from docsassistant.agent.checks.words import _FILLER, _WORD, stem, tokens
+from docsassistant.agent.checks.words import FILLER, WORD, stem, tokens
 
 _NEGATIONS = frozenset("not no never none nor neither cannot without".split())  # noqa: SIM905
 # Opposite pairs documentation states settings and behaviour with. A sentence holding both
@@ -31,12 +31,12 @@ _PAIRS = (
 # against the other paragraphs of its page) misreads went from 371 to 376 of 28,612, and one
 # word of such a pair swapped for the other was caught for 2,212 of 2,424 sentences (1
 # before). public/private was left out: 43 more misreads, all Java code lines.
-_OPPOSITES = [tuple(pair.split("/")) for pair in _PAIRS.split(" ")]
-_POLAR = _NEGATIONS | {word for pair in _OPPOSITES for word in pair}
+OPPOSITES = [tuple(pair.split("/")) for pair in _PAIRS.split(" ")]
+_POLAR = _NEGATIONS | {word for pair in OPPOSITES for word in pair}
 # Statements compared for polarity keep a protocol's version in its word: "HTTP/3" and
 # "HTTP/2" are not both "http" (QA round 11 s50). content_stems, which the word-share checks
-# use and were measured with, keeps `_WORD`.
-_VERSIONED_WORD = re.compile(r"[a-z]+/\d+(?:\.\d+)?|" + _WORD.pattern)
+# use and were measured with, keeps `WORD`.
+_VERSIONED_WORD = re.compile(r"[a-z]+/\d+(?:\.\d+)?|" + WORD.pattern)
 # Content stems, each negation's scope (the stems of its part of the sentence), per opposite
 # pair which side (1 or 2) is used, and every stem of the text.
 Profile = tuple[frozenset[str], tuple[frozenset[str], ...], dict[int, int], frozenset[str]]
@@ -62,21 +62,21 @@ _NO_LIMIT = re.compile(r"\bno (?:limits?|maximum|upper bound|cap)\b")
 _SCOPE_END = re.compile(r"[,;:()\[\]—–]|\b(?:if|unless)\b")
 
 
-def _profile(text: str) -> Profile:
+def profile_of(text: str) -> Profile:
     """Content stems, negation scopes, opposite pairs' sides and all stems (see `Profile`)."""
     text = _CONTRAST.sub(" not ", _NEGATED_BOUND.sub(" at most ", _SQL_GUARD.sub(" if ", text.lower())))
     text = _NO_LIMIT.sub(" unlimited ", text)
     words = tokens(text, _VERSIONED_WORD)
     present = set(words)
-    content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
+    content = frozenset(stem(w) for w in words if w not in FILLER and w not in _POLAR)
     scopes = tuple(
-        frozenset(stem(w) for w in part if w not in _FILLER and w not in _NEGATIONS)
+        frozenset(stem(w) for w in part if w not in FILLER and w not in _NEGATIONS)
         for part in (tokens(p, _VERSIONED_WORD) for p in _SCOPE_END.split(text))
         for word in part
         if word in _NEGATIONS
     )
     sides: dict[int, int] = {}
-    for i, (first, second) in enumerate(_OPPOSITES):
+    for i, (first, second) in enumerate(OPPOSITES):
         has = (first in present, second in present)
         if has == (True, False):
             sides[i] = 1
@@ -84,7 +84,7 @@ def _profile(text: str) -> Profile:
             sides[i] = 2
         elif has == (True, True):
             sides[i] = 0  # both: unclear
-    return content, scopes, sides, frozenset(stem(w) for w in words if w not in _FILLER)
+    return content, scopes, sides, frozenset(stem(w) for w in words if w not in FILLER)
 
 
 def _negations(a: Profile, b: Profile, scoped: bool) -> int:
@@ -106,7 +106,7 @@ def _flips(a: Profile, b: Profile, scoped: bool = True) -> int:
     return flips
 
 
-def _shared(a: Profile, b: Profile) -> int:
+def shared_words(a: Profile, b: Profile) -> int:
     """Content words in common, plus the opposite pairs both use (on either side): "Is TLS
     1.1 supported" and "TLS 1.0 and 1.1 are not supported" share three, not two."""
     return len(a[0] & b[0]) + len(a[2].keys() & b[2].keys())
@@ -116,29 +116,31 @@ def _size(profile: Profile) -> int:
     return len(profile[0]) + len(profile[2])
 
 
-def _reversed(statement: str, source_sentences: list[Profile], context: list[Profile] | None = None) -> bool:
+def is_reversed(
+    statement: str, source_sentences: list[Profile], context: list[Profile] | None = None
+) -> bool:
     """True when the source sentence closest to `statement` says its opposite (all of them,
     on a tie) and no sentence of `source_sentences` or `context` restates it. Closest is by
     Jaccard overlap of content words, so a long sentence that happens to share three words
     does not outvote the one restating it."""
-    mine = _profile(statement)
+    mine = profile_of(statement)
     if _size(mine) < MIN_SHARED:
         return False
     about = [
         s
         for s in source_sentences
-        if _shared(mine, s) >= max(MIN_SHARED, MIN_SHARE * min(_size(mine), _size(s)))
+        if shared_words(mine, s) >= max(MIN_SHARED, MIN_SHARE * min(_size(mine), _size(s)))
     ]
     if not about:
         return False
-    overlap = [_shared(mine, s) / (_size(mine) + _size(s) - _shared(mine, s)) for s in about]
+    overlap = [shared_words(mine, s) / (_size(mine) + _size(s) - shared_words(mine, s)) for s in about]
     closest = [s for s, o in zip(about, overlap, strict=True) if o == max(overlap)]
     if not all(_flips(mine, s) % 2 for s in closest):
         return False
-    return not any(_restates(mine, s) for s in [*source_sentences, *(context or [])])
+    return not any(restates_source(mine, s) for s in [*source_sentences, *(context or [])])
 
 
-def _restates(mine: Profile, source: Profile) -> bool:
+def restates_source(mine: Profile, source: Profile) -> bool:
     """A source sentence of the statement's polarity whose every content word the statement
     holds: the statement says it, with more context. "HTTP/3 isn't supported by Acme Gateway;
     it supports HTTP/1.1 and HTTP/2" against "Acme Gateway supports HTTP/1.1 and HTTP/2.
@@ -146,7 +148,7 @@ def _restates(mine: Profile, source: Profile) -> bool:
     (QA round 11 s50)."""
     # A pair word the statement inflects otherwise ("support" for "supported") still counts.
     pairs = all(
-        pair in mine[2] or (side and stem(_OPPOSITES[pair][side - 1]) in mine[0])
+        pair in mine[2] or (side and stem(OPPOSITES[pair][side - 1]) in mine[0])
         for pair, side in source[2].items()
     )
     holds = source[0] <= mine[0] and pairs

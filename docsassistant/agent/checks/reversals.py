@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import re
 
-from docsassistant.agent.checks.polarity import Profile, _profile, _restates, _reversed, _shared
+from docsassistant.agent.checks.polarity import (
+    Profile,
+    is_reversed,
+    profile_of,
+    restates_source,
+    shared_words,
+)
 from docsassistant.agent.checks.words import sentences
 from docsassistant.agent.checks.yes_no import NAME, affirms, is_yes_no
 
@@ -28,7 +34,7 @@ _DENIES = re.compile(r"^\W*(no|nope|not quite|that'?s (not|incorrect|wrong)|inco
 # "keeps entries in memory only and does not save them to disk" (s04). "and" only before a
 # second verb: split at every "and", dev misreads of eval/reversal_checks.py rose from 79 to
 # 105 of 7,664 sentences.
-_CLAUSE = re.compile(
+CLAUSE_SPLIT = re.compile(
     r";\s+|,\s+(?:so|but|while|whereas)\s+"
     r"|,?\s+and\s+(?=(?:does|do|is|are|can|will|must|should|has|have|never|not)\b)"
 )
@@ -52,26 +58,26 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
     headings: list[Profile] = []  # they may still restate a statement ("# Acme Gateway")
     halves: list[tuple[Profile, list[Profile]]] = []  # each half of a contrast, and the other half
     for s in (s for text in sources for s in sentences(text)):
-        (headings if _HEADING.match(s) else profiles).append(_profile(s))
+        (headings if _HEADING.match(s) else profiles).append(profile_of(s))
         # "Operators can create queues but cannot delete them": its first half, said alone,
         # is no opposite of it (QA round 13 p12). Halves only clear a statement, never flip one.
         if len(parts := _SOURCE_CLAUSE.split(s)) > 1:
-            halves += [(_profile(part), [_profile(o) for o in parts if o is not part]) for part in parts]
+            halves += [(profile_of(part), [profile_of(o) for o in parts if o is not part]) for part in parts]
     out: list[str] = []
     for sentence in sentences(answer):
         statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
-        clauses = _CLAUSE.split(statement)
+        clauses = CLAUSE_SPLIT.split(statement)
         # Once one clause is a source's sentence, the others are judged alone, not with it.
-        restated = any(_restates(_profile(c), s) for c in clauses for s in profiles + headings)
+        restated = any(restates_source(profile_of(c), s) for c in clauses for s in profiles + headings)
         judged = clauses if restated else dict.fromkeys([statement, *clauses])
-        if any(_reversed(part, profiles, headings + _halves_alone(part, halves)) for part in judged) and (
+        if any(is_reversed(part, profiles, headings + _halves_alone(part, halves)) for part in judged) and (
             sentence not in out
         ):
             out.append(sentence)
     if question and is_yes_no(question):
         asked = question.strip().rstrip("?")
-        if (affirms(answer) and _reversed(asked, profiles, headings)) or (
-            _DENIES.match(answer) and _reversed(f"not {asked}", profiles, headings)
+        if (affirms(answer) and is_reversed(asked, profiles, headings)) or (
+            _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, headings)
         ):
             out.append(question.strip())
     return out
@@ -82,8 +88,8 @@ def _halves_alone(statement: str, halves: list[tuple[Profile, list[Profile]]]) -
     `statement`: those whose other half it shares no word with, so
     "can create queues" clears "Operators can create queues" (QA round 13 p12) and not "can
     create queues but can delete them"."""
-    mine = _profile(statement)
-    return [half for half, others in halves if not any(_shared(mine, o) for o in others)]
+    mine = profile_of(statement)
+    return [half for half, others in halves if not any(shared_words(mine, o) for o in others)]
 
 
 def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) -> list[str]:
@@ -103,12 +109,12 @@ def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) ->
     for text in evidence:
         page = sentences(text)
         naming = [s for s in page if all(n in s.lower() for n in named)]
-        profiles += [_profile(s) for s in naming]
+        profiles += [profile_of(s) for s in naming]
         if naming:
-            context += [_profile(s) for s in page if s not in naming]
+            context += [profile_of(s) for s in page if s not in naming]
     asked = question.strip().rstrip("?")
-    if (affirms(answer) and _reversed(asked, profiles, context)) or (
-        _DENIES.match(answer) and _reversed(f"not {asked}", profiles, context)
+    if (affirms(answer) and is_reversed(asked, profiles, context)) or (
+        _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, context)
     ):
         return [question.strip()]
     return []

@@ -12,12 +12,12 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import (
-    _MARKERS,
-    _described,
-    _figure_sentences,
-    _words,
+    CITATION_MARKER,
     cited_clauses,
     cited_sentences,
+    described_text,
+    figure_sentences,
+    prose_words,
     quoted_sentence,
 )
 from docsassistant.agent.checks.figures import stated_figures, unbacked_numbers
@@ -43,11 +43,11 @@ def rival_statements(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     hits, also cited per clause and with the question said back: 0 flagged. A share of 0.4
     caught the same swaps; 0.6 is kept as the stricter."""
     by_n = {s.get("n"): s for s in sources}
-    stems = {n: content_stems(_described(s)) for n, s in by_n.items()}
+    stems = {n: content_stems(described_text(s)) for n, s in by_n.items()}
     out: list[str] = []
     for sentence, _ in cited_sentences(answer, by_n, held=False):
         for clause, cited in _cited_parts(sentence, by_n):
-            words = _words(clause)
+            words = prose_words(clause)
             figures = set(stated_figures(clause))
             if len(words) < MIN_WORDS or not figures:
                 continue
@@ -76,7 +76,7 @@ def _cited_parts(sentence: str, known: dict[Any, Any]) -> list[tuple[str, list[i
             out.append((clause, cited))
             continue
         parts: list[str] = []
-        for part in _FIGURE_PARTS.split(_MARKERS.sub(" ", clause)):
+        for part in _FIGURE_PARTS.split(CITATION_MARKER.sub(" ", clause)):
             if parts and not stated_figures(part):
                 parts[-1] += f" {part}"
             elif not parts or stated_figures(parts[-1]):
@@ -92,8 +92,8 @@ def _rival(words: set[str], stray: set[str], figures: set[str], others: list[dic
     words, with a figure the clause does not state (one that only repeats the clause's
     figures agrees with it)."""
     for other in others:
-        for sentence in _figure_sentences(other):
-            theirs = _words(sentence)
+        for sentence in figure_sentences(other):
+            theirs = prose_words(sentence)
             if (
                 set(stated_figures(sentence)) - figures
                 and stray & theirs

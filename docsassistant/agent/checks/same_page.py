@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, _seen
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, seen_text
 from docsassistant.agent.checks.figures import stated_figures, unbacked_numbers
 from docsassistant.agent.checks.words import content_stems
 
@@ -50,7 +50,7 @@ def page_backs(figure: str, sentence: str, chunks: list[dict[str, Any]]) -> bool
     (see the module docstring)."""
     words = _about(sentence)
     for chunk in chunks:
-        text = _seen(chunk)
+        text = seen_text(chunk)
         # A chunk's section title is its heading, kept beside the text rather than in it.
         headings = [h for h in (chunk.get("title"), chunk.get("section")) if h]
         for line in [*headings, *SOURCE_SENTENCE.split(text)]:

@@ -19,13 +19,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, _seen, cited_clauses, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import (
+    SOURCE_SENTENCE,
+    cited_clauses,
+    quoted_sentence,
+    seen_text,
+)
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
 
 _DOTTED = r"[a-z_][\w-]*(?:\.[a-z_][\w-]*)+"
 _QUOTED = re.compile(rf"`({_DOTTED})(?:\s*[:=][^`]*)?`", re.I)  # `key` or `key: value`
 _BARE = re.compile(rf"(?<![\w./-])({_DOTTED})(?![\w/-])", re.I)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[\d)|\n+")  # a marker after the full stop stays
+ANSWER_SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[\d)|\n+")  # a marker after the full stop stays
 
 
 def setting_names(text: str) -> set[str]:
@@ -46,13 +51,15 @@ def figures_of_other_settings(
     """Cited clauses whose figures their cited sources state only beside other settings than
     the clause's (or its question's): see the module docstring."""
     by_n = {s.get("n"): s for s in cited_sources}
-    known = set().union(*(setting_names(_seen(s)) for s in seen)) if seen else set()
+    known = set().union(*(setting_names(seen_text(s)) for s in seen)) if seen else set()
     asked = asked_settings(question, known)
     out: list[str] = []
-    for sentence in _SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+    for sentence in ANSWER_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         named = setting_names(sentence)
         for clause, cited in cited_clauses(sentence, by_n):
-            lines = [line for n in cited for line in SOURCE_SENTENCE.split(_seen(by_n[n])) if line.strip()]
+            lines = [
+                line for n in cited for line in SOURCE_SENTENCE.split(seen_text(by_n[n])) if line.strip()
+            ]
             for figure in stated_figures(clause):
                 about = _about(figure, clause, named, asked)
                 stating = [setting_names(line) for line in lines if figure in stated_figures(line)]

@@ -18,10 +18,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, _seen, cited_clauses, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import (
+    SOURCE_SENTENCE,
+    cited_clauses,
+    quoted_sentence,
+    seen_text,
+)
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
 from docsassistant.agent.checks.setting_figures import (
-    _SENTENCE,
+    ANSWER_SENTENCE,
     asked_settings,
     figure_settings,
     setting_names,
@@ -37,7 +42,7 @@ def _lines(source: dict[str, Any], name: str) -> list[tuple[set[str], set[str]]]
     own = content_stems(name.replace(".", " ").replace("_", " "))
     return [
         (set(stated_figures(line)), content_stems(re.sub(r"`[^`]*`|\d[\d.,]*", " ", line)) - own)
-        for line in SOURCE_SENTENCE.split(_seen(source))
+        for line in SOURCE_SENTENCE.split(seen_text(source))
         if name in setting_names(line)
     ]
 
@@ -48,11 +53,11 @@ def settings_of_another_page(
     """Cited clauses giving a setting's figure from a page whose line for it matches the
     question worse than another retrieved page's line giving it another figure."""
     asked = content_stems(question)
-    known = set().union(*(setting_names(_seen(s)) for s in sources)) if sources else set()
+    known = set().union(*(setting_names(seen_text(s)) for s in sources)) if sources else set()
     names = asked_settings(question, known)
     by_n = {s.get("n"): s for s in cited_sources}
     out: list[str] = []
-    for sentence in _SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+    for sentence in ANSWER_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         for clause, cited in cited_clauses(sentence, by_n):
             paths = {by_n[n].get("source_path") for n in cited}
             others = [s for s in sources if s.get("n") not in cited and s.get("source_path") not in paths]

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.figures import FENCED_CODE, NUMBER_WORDS, stated_figures
-from docsassistant.agent.checks.sibling_terms import _figure_clauses, _same, _shown, terms
+from docsassistant.agent.checks.sibling_terms import as_written, figure_clauses, same_modifier, terms
 from docsassistant.agent.citations import MARKER
 
 # Sentences of a source, lines apart, a table row whole (its name and its value), code
@@ -40,7 +40,7 @@ def sibling_figures(text: str, sources: list[dict[str, Any]]) -> list[str]:
         [(line, _subjects(line)) for line in _SENTENCE.split(_plain(s.get("content") or ""))] for s in sources
     ]
     out: list[str] = []
-    for clause in _figure_clauses(_plain(text)):
+    for clause in figure_clauses(_plain(text)):
         for (modifier, head), figures in sorted(_subjects(clause).items()):
             own = [
                 f
@@ -55,17 +55,17 @@ def sibling_figures(text: str, sources: list[dict[str, Any]]) -> list[str]:
                 if not any((modifier, head) in line for _, line in page):
                     continue
                 rivals = [
-                    (_shown(text, m, head), sorted(figures & f)[0])
+                    (as_written(text, m, head), sorted(figures & f)[0])
                     for text, line in page
                     if (modifier, head) not in line
                     for (m, h), f in sorted(line.items())
-                    if h == head and not _same(m, modifier) and figures & f
+                    if h == head and not same_modifier(m, modifier) and figures & f
                 ]
                 if rivals:
                     given = ", ".join(sorted(set().union(*own)))
                     rival, figure = rivals[0]
                     out.append(
-                        f"the source gives {_shown(clause, modifier, head)} {given}; {figure} is its {rival}"
+                        f"the source gives {as_written(clause, modifier, head)} {given}; {figure} is its {rival}"
                     )
                     break
     return out

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import cited_clauses, cited_sentences, quoted_sentence
-from docsassistant.agent.checks.sibling_terms import _figure_clauses
+from docsassistant.agent.checks.sibling_terms import figure_clauses
 from docsassistant.agent.citations import MARKER
 from docsassistant.agent.standalone import FOLLOW_UP
 
@@ -35,7 +35,7 @@ def sibling_names(answer: str, question: str) -> list[str]:
     asked = _names(message) or _names(followed)
     said = answer.lower()
     out: list[str] = []
-    for clause in _figure_clauses(answer):
+    for clause in figure_clauses(answer):
         for first, second in _NAME_PAIR.findall(clause):
             for name, part in sorted(asked):
                 if first.lower() == name and second.lower() != part and part not in said:

@@ -55,7 +55,7 @@ def sibling_terms(answer: str, question: str, sources: list[dict[str, Any]]) -> 
     text = MARKER.sub(" ", answer)
     said = content_stems(text)
     per_source = [terms(s.get("prompt_text") or s.get("content") or "") for s in sources]
-    figured = set().union(*(terms(c) for c in _figure_clauses(answer)))
+    figured = set().union(*(terms(c) for c in figure_clauses(answer)))
     out: list[str] = []
     message, _, followed = question.partition(FOLLOW_UP)  # the message's own terms first
     for modifier, head in sorted(terms(message) or terms(followed)):
@@ -66,17 +66,17 @@ def sibling_terms(answer: str, question: str, sources: list[dict[str, Any]]) -> 
             m
             for m, h in figured
             if h == head
-            and not _same(m, modifier)
+            and not same_modifier(m, modifier)
             and any({(modifier, head), (m, h)} <= t for t in per_source)
         )
         if rivals:
             out.append(
-                f"asked about {_shown(question, modifier, head)}, answered about {_shown(text, rivals[0], head)}"
+                f"asked about {as_written(question, modifier, head)}, answered about {as_written(text, rivals[0], head)}"
             )
     return out
 
 
-def _figure_clauses(answer: str) -> list[str]:
+def figure_clauses(answer: str) -> list[str]:
     """The clauses of the answer that state a figure, as condition 5 reads figures ("30
     seconds", "thirty seconds", a bare `30`; not "SSE4.2"), code blocks left out: a sibling
     is a problem when its value is given."""
@@ -84,12 +84,12 @@ def _figure_clauses(answer: str) -> list[str]:
     return [c for c in clauses if stated_figures(c)]
 
 
-def _same(first: str, second: str) -> bool:
+def same_modifier(first: str, second: str) -> bool:
     """One modifier, written in full or cut short ("max" and "maximum")."""
     return first.startswith(second) or second.startswith(first)
 
 
-def _shown(text: str, modifier: str, head: str) -> str:
+def as_written(text: str, modifier: str, head: str) -> str:
     """The two words of a stemmed term as `text` writes them."""
     words = _WORD.findall(text)
     for first, second in itertools.pairwise(words):

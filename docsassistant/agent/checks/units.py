@@ -44,8 +44,8 @@ _UNIT = {
     for alias in names.split()
 }
 # Digits, or a number word ("thirty seconds" states 30 s).
-_WORDS = "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand"))
-_NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + _WORDS + r")(?![A-Za-z-]))"
+NUMBER_WORD_PATTERN = "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand"))
+_NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + NUMBER_WORD_PATTERN + r")(?![A-Za-z-]))"
 _WITH_UNIT = re.compile(_NUMBER + r"[\s-]?(" + "|".join(sorted(_UNIT, key=len, reverse=True)) + r")\b", re.I)
 # "100 requests per minute", "100 req/s", "5 calls a second"
 _RATE = re.compile(
@@ -56,7 +56,7 @@ _RATE = re.compile(
 _BARE = re.compile(_NUMBER + r"(?![\d\]])")
 
 
-def _key(number: str) -> str:
+def number_key(number: str) -> str:
     return figure_key(NUMBER_WORDS.get(number.lower(), number))
 
 
@@ -72,15 +72,15 @@ def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
     out: dict[str, set[tuple[str, str]]] = {}
     placed: set[int] = set()
     for m in _RATE.finditer(text):
-        out.setdefault(_key(m.group(1)), set()).add(_unit(m))
+        out.setdefault(number_key(m.group(1)), set()).add(_unit(m))
         placed.add(m.start(1))
     for m in _WITH_UNIT.finditer(text):
         if m.start(1) not in placed:
-            out.setdefault(_key(m.group(1)), set()).add(_unit(m))
+            out.setdefault(number_key(m.group(1)), set()).add(_unit(m))
             placed.add(m.start(1))
     for m in _BARE.finditer(text):
         if m.start(1) not in placed:
-            out.setdefault(_key(m.group(1)), set()).add(("", ""))
+            out.setdefault(number_key(m.group(1)), set()).add(("", ""))
     return out
 
 
@@ -91,7 +91,7 @@ def mismatched_units(answer: str, cited_sources: list[dict[str, Any]]) -> list[s
     out: list[str] = []
     for m in [*_RATE.finditer(answer), *_WITH_UNIT.finditer(answer)]:
         unit = _unit(m)
-        there = sources.get(_key(m.group(1)), set())
+        there = sources.get(number_key(m.group(1)), set())
         same_kind = {u for u in there if u[0] == unit[0]}
         if same_kind and unit not in there and same_kind == there and m.group(0) not in out:
             out.append(m.group(0))
@@ -116,11 +116,11 @@ def _bounds(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     bounded: set[int] = set()
     for m in _BOUND.finditer(text):
-        out.setdefault(_key(m.group(3)), set()).add("ceiling" if m.group("ceiling") else "floor")
+        out.setdefault(number_key(m.group(3)), set()).add("ceiling" if m.group("ceiling") else "floor")
         bounded.add(m.start(3))
     for m in _BARE.finditer(text):
         if m.start(1) not in bounded:
-            out.setdefault(_key(m.group(1)), set()).add("")
+            out.setdefault(number_key(m.group(1)), set()).add("")
     return out
 
 
@@ -133,7 +133,7 @@ def reversed_bounds(answer: str, cited_sources: list[dict[str, Any]]) -> list[st
         if m.group(3).count(".") > 1:
             continue  # a version ("< 0.10.0"): a page states both sides of a constraint
         mine = "ceiling" if m.group("ceiling") else "floor"
-        there = sources.get(_key(m.group(3)), set())
+        there = sources.get(number_key(m.group(3)), set())
         if there and there == {"floor" if mine == "ceiling" else "ceiling"} and m.group(0) not in out:
             out.append(m.group(0))
     return out
@@ -168,11 +168,11 @@ def _omitted_figures(answer: str) -> list[tuple[str, str]]:
         if not (m := _OMITTED.search(sentence)):
             continue
         rest = re.sub(r"`[^`]*`", " ", sentence[m.end() :])
-        bounded = {_key(b.group(3)) for b in _BOUND.finditer(rest)}
+        bounded = {number_key(b.group(3)) for b in _BOUND.finditer(rest)}
         out += [
-            (f.group(1), _key(f.group(1)))
+            (f.group(1), number_key(f.group(1)))
             for f in _NUMBER_RE.finditer(rest)
-            if _key(f.group(1)) not in bounded
+            if number_key(f.group(1)) not in bounded
         ]
     return out
 
@@ -183,8 +183,8 @@ def _after_default(text: str, start: int) -> bool:
 
 
 def _defaults(text: str) -> set[str]:
-    found = {_key(m.group(1) or m.group(2)) for m in _DEFAULT.finditer(text)}
-    return found | {_key(m.group(3)) for m in _BOUND.finditer(text) if _after_default(text, m.start())}
+    found = {number_key(m.group(1) or m.group(2)) for m in _DEFAULT.finditer(text)}
+    return found | {number_key(m.group(3)) for m in _BOUND.finditer(text) if _after_default(text, m.start())}
 
 
 def swapped_defaults(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
@@ -196,10 +196,10 @@ def swapped_defaults(answer: str, cited_sources: list[dict[str, Any]]) -> list[s
     defaults = _defaults(text)
     bounds = _bounds(_DEFAULT.sub(" ", text))  # a default's figure is not also read as bare
     # A figure the answer gives both roles ("limited to 32 TB by default") is a default bound.
-    both = _defaults(answer) & {_key(m.group(3)) for m in _BOUND.finditer(answer)}
+    both = _defaults(answer) & {number_key(m.group(3)) for m in _BOUND.finditer(answer)}
     out: list[str] = []
     for m in _DEFAULT.finditer(answer):
-        key = _key(m.group(1) or m.group(2))
+        key = number_key(m.group(1) or m.group(2))
         there = bounds.get(key, set())
         if key not in defaults | both and there and "" not in there and m.group(0) not in out:
             out.append(m.group(0))
@@ -208,7 +208,7 @@ def swapped_defaults(answer: str, cited_sources: list[dict[str, Any]]) -> list[s
         if key not in defaults | both and there and "" not in there and written not in out:
             out.append(written)
     for m in _BOUND.finditer(answer):
-        key = _key(m.group(3))
+        key = number_key(m.group(3))
         if key in both:
             continue
         if key in defaults and not bounds.get(key) and m.group(0) not in out:

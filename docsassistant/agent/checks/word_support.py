@@ -24,7 +24,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import _MARKERS, _described, cited_sentences, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import (
+    CITATION_MARKER,
+    cited_sentences,
+    described_text,
+    quoted_sentence,
+)
 from docsassistant.agent.checks.coverage import says_nothing
 from docsassistant.agent.checks.figures import FENCED_CODE
 from docsassistant.agent.checks.words import content_stems
@@ -46,7 +51,7 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
     and 10 of 40 test answers fell below `MIN_SUPPORT`; so judged, 0 and 0, while gold
     answers cited to another question's chunks were caught more often (dev 33 → 34 of 42,
     test 28 → 32 of 40)."""
-    stems = {s.get("n"): content_stems(_described(s)) for s in sources}
+    stems = {s.get("n"): content_stems(described_text(s)) for s in sources}
     # What is left of a possessive ("the Vault's ports") is no word of the sentence's; held
     # out here only: dropped from every check's words it raised reversal misreads (52 → 55).
     asked = content_stems(question) | _POSSESSIVE
@@ -57,17 +62,17 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
     # A code span's own punctuation ("`hooks.continue_on_error: true`") splits no clause (r08).
     unquoted = _INLINE_CODE.sub(lambda m: re.sub(r"[,;:()]", " ", m.group(1)), FENCED_CODE.sub(" ", answer))
     for sentence, cited in cited_sentences(unquoted, stems):
-        words = content_stems(_MARKERS.sub(" ", sentence))
+        words = content_stems(CITATION_MARKER.sub(" ", sentence))
         judged = words - asked
         if len(words) < MIN_WORDS or not judged:
             continue  # too short to judge, or only the user's words said back
-        if says_nothing(sentence) and _MARKERS.sub("", sentence).rstrip().endswith(":"):
+        if says_nothing(sentence) and CITATION_MARKER.sub("", sentence).rstrip().endswith(":"):
             continue  # a lead-in to what follows: "Here is a minimal example …:" (QA 14 r22)
         backed = _with_bounds(set().union(*(stems[n] for n in cited)))
         # Two unbacked words at least: one alone is what is left of a sentence that mostly
         # says the question back ("…: no.").
         weak = len(judged & backed) / len(judged) < MIN_SUPPORT and len(judged - backed) >= 2
-        clauses = _CLAUSE_BREAK.split(_MARKERS.sub(" ", sentence))
+        clauses = _CLAUSE_BREAK.split(CITATION_MARKER.sub(" ", sentence))
         if weak or any(_invented(clause, asked, backed) for clause in clauses if not says_nothing(clause)):
             out.append(quoted_sentence(sentence))
     return out

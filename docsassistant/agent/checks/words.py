@@ -11,10 +11,10 @@ import re
 
 from docsassistant.agent.checks.figures import CODE_SPANS
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
+WORD = re.compile(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z0-9]")
 # Not coverage.py's content words: those drop figures and short words, and sentences sharing
 # only their prose words then pass for one another (0.87 % of corpus sentences misread, not 0.64 %).
-_FILLER = frozenset(
+FILLER = frozenset(
     "the a an and or but for are is was were be been being this that these those its it "  # noqa: SIM905
     "of to in on at by as with from into can could should would will may might must does "
     "do did has have had you your they them their there which when what how also so then "
@@ -23,7 +23,7 @@ _FILLER = frozenset(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s\|\s")
 
 
-def tokens(text: str, word: re.Pattern[str] = _WORD) -> list[str]:
+def tokens(text: str, word: re.Pattern[str] = WORD) -> list[str]:
     """The lower-cased words of `text`, "-n't" spelled out as "not"."""
     text = re.sub(r"n['’]t\b", " not", text.lower())  # "doesn't" → "does not"
     return word.findall(text)
@@ -47,13 +47,13 @@ def stem(word: str) -> str:
 
 def content_stems(text: str) -> set[str]:
     """The text's content words, stemmed as this module compares them; figures left out."""
-    return {stem(w) for w in tokens(text) if w not in _FILLER and not w.isdigit()}
+    return {stem(w) for w in tokens(text) if w not in FILLER and not w.isdigit()}
 
 
 def first_content_stem(word: str) -> str | None:
     """The first content word of `word`, stemmed: one per written word, in writing order, even
     where the tokenizer splits it ("beträgt" is "betr" and "gt"; a set would pick either)."""
-    return next((stem(w) for w in tokens(word) if w not in _FILLER and not w.isdigit()), None)
+    return next((stem(w) for w in tokens(word) if w not in FILLER and not w.isdigit()), None)
 
 
 def sentences(text: str) -> list[str]:
