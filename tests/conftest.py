@@ -118,6 +118,14 @@ def fresh_streamlit_caches() -> Iterator[None]:
     get_settings.cache_clear()
 
 
+@pytest.fixture
+def answer_docs(clean_db, tmp_path: Path) -> Path:
+    """The answer-behaviour tests' small corpus (tests/answer_fixtures.py), indexed as "core"."""
+    from answer_fixtures import index_answer_docs
+
+    return index_answer_docs(tmp_path)
+
+
 def write(path: Path, text: str) -> Path:
     """Write a fixture file, creating folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
