@@ -520,3 +520,38 @@ def test_a_right_answer_that_looked_like_a_swap_stays_grounded(
     ignore flags (users of RAG tools distrust citations they cannot check, Open WebUI #11592)."""
     record = pages_turn(model, tmp_path, pages, question, query, answer)
     assert "grounded" in flags(record), record["flags"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        (
+            "Acme Proxy accepts more concurrent connections per node than Acme Gateway [{proxy}][{gateway}].",
+            False,
+        ),
+        (
+            "Acme Gateway accepts more: at most 10,000 concurrent connections per node [{gateway}], "
+            "while Acme Proxy accepts at most 4,000 [{proxy}].",
+            True,
+        ),
+    ],
+    ids=["reversed-without-figures", "right-with-figures"],
+)
+def test_a_reversed_comparison_without_figures_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """QA round 13 (w13), round 14 (w22, w23): a comparison turned the wrong way round
+    repeats its pages' words and states no figure, so no word or figure check has anything
+    to hold it to, and a verifier of the writer's kind passes it (ragas#1689). Shown with
+    its figures, each is held to its page and the comparison stays grounded."""
+    record = pages_turn(
+        model,
+        tmp_path,
+        PRODUCT_PAGES,
+        "Which accepts more concurrent connections per node, Acme Gateway or Acme Proxy?",
+        "Acme Gateway Acme Proxy concurrent connections per node",
+        answer,
+    )
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert any("more concurrent connections" in f["message"] for f in record["flags"]), record["flags"]

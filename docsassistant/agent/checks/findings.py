@@ -11,6 +11,7 @@ from typing import Any
 from docsassistant.agent.checks.absence import denied_coverage
 from docsassistant.agent.checks.cited_clauses import quoted_sentence
 from docsassistant.agent.checks.code_values import unbacked_code_values
+from docsassistant.agent.checks.comparisons import comparisons
 from docsassistant.agent.checks.conditions import dropped_conditions
 from docsassistant.agent.checks.counts import miscounted
 from docsassistant.agent.checks.coverage import unchecked_sentences
@@ -162,6 +163,8 @@ def code_findings(
         weak += [s for s in invented_list_items(answer, seen) if s not in weak]
         # "… can be lost if the broker crashes [1]", [1] opening "With `never`, …" (w08).
         weak += [s for s in dropped_conditions(answer, seen, asked) if s not in weak]
+        # "Nimbus Stream uses a higher replication factor than Nimbus Queue", no figure (13 w13).
+        weak += [s for s in comparisons(answer, seen) if s not in weak]
         # "The default cache size of Acme Gateway is 512 MB [proxy page]" (m36).
         weak += [s for s in sibling_citations(answer, seen) if s not in weak]
         # The connect timeout asked, the request timeout of the same page answered (s08).

@@ -66,6 +66,37 @@ def _unit(match: re.Match[str]) -> tuple[str, str]:
     return ("rate", unit) if match.re is _RATE else (kind, unit)
 
 
+# Each unit in its kind's base unit (seconds, bytes), for ordering figures of one kind.
+_SCALE = {
+    "ms": 0.001,
+    "s": 1,
+    "min": 60,
+    "h": 3600,
+    "d": 86400,
+    "wk": 604800,
+    "mo": 2_592_000,
+    "yr": 31_536_000,
+    **{unit: 1024.0**i for i, unit in enumerate(("b", "kb", "mb", "gb", "tb", "pb"))},
+}
+
+
+def magnitudes(text: str) -> list[tuple[str, float]]:
+    """The figures of `text` in order, each as (kind, value in the kind's base unit): "5
+    minutes" is ("time", 300.0), "2 MiB" ("size", 2097152.0), a bare 3 ("", 3.0), "100 per
+    second" ("rate/s", 100.0). Figures that are no plain number (versions) are left out."""
+    found: dict[int, tuple[str, float]] = {}
+    for m in _RATE.finditer(text):
+        found[m.start(1)] = (f"rate/{_unit(m)[1]}", float(number_key(m.group(1))))
+    for m in _WITH_UNIT.finditer(text):
+        if m.start(1) not in found:
+            kind, unit = _unit(m)
+            found[m.start(1)] = (kind, float(number_key(m.group(1))) * _SCALE[unit])
+    for m in _BARE.finditer(text):
+        if m.start(1) not in found:
+            found[m.start(1)] = ("", float(number_key(m.group(1))))
+    return [found[start] for start in sorted(found)]
+
+
 def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
     """Each figure of the text with the (kind, unit) pairs it is stated with; ("", "") for a
     place where it stands without one."""
