@@ -430,3 +430,29 @@ def test_a_setting_answered_from_the_page_not_asked_about_is_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "off_question" in flags(record), record["flags"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("Set `CLIENT_TIMEOUT` to change the request timeout [{t}].", False),
+        ("The default request timeout is thirty seconds [{t}].", True),
+    ],
+    ids=["another-question's-sentence", "the-figure"],
+)
+def test_a_figure_asked_for_and_answered_with_none_is_not_grounded(
+    answer_docs: Path, model: ShapeFake, answer: str, grounded: bool
+) -> None:
+    """QA round 14 (w25), round 13 (w09): asked how long or what the default is, a model
+    answers with a true sentence of the page about something else; every word is the
+    page's and a verifier of the writer's kind passes it (ragas#1689), so the reader is
+    never told that the figure asked for is missing."""
+    query = "default request timeout"
+    t = evidence_number(query, "core", "core/timeouts.md")
+    text = answer.format(t=t)
+    record = scripted_turn(
+        model, "What is the default request timeout?", query, text, [(text, t)], component="core"
+    )
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "off_question" in flags(record), record["flags"]

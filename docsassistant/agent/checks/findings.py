@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsassistant.agent.checks.absence import denied_coverage
+from docsassistant.agent.checks.asked_figures import figure_not_given
 from docsassistant.agent.checks.cited_clauses import quoted_sentence
 from docsassistant.agent.checks.code_values import unbacked_code_values
 from docsassistant.agent.checks.comparisons import comparisons
@@ -171,6 +172,8 @@ def code_findings(
         off_question = sibling_terms(answer, working, seen)
         # "Yes" to "Is the connect timeout 30 s?", 30 s being the page's request timeout (s60).
         off_question += [s for s in sibling_figures(checked, cited_sources) if s not in off_question]
+        # "How long are snapshots locked?" answered with what they need, no figure (14 w25).
+        off_question += figure_not_given(answer, working)
     # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
     off_question += [s for s in sibling_names(answer, working) if s not in off_question]
     # PostgreSQL asked ("the first one"), MySQL's 8.0 of the same list answered (m12).
