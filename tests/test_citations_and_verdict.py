@@ -263,3 +263,12 @@ def test_an_option_in_a_code_block_no_source_gives_is_found() -> None:
     assert unbacked_options(answer, [source]) == ["--skip-verify"]
     assert unbacked_options("```sh\nbackupctl restore --snapshot ID --dry-run\n```", [source]) == []
     assert unbacked_options("Use `--skip-verify` [1].", [source]) == []  # inline code: the name check's
+
+
+def test_a_release_number_backs_its_short_form() -> None:
+    """ "removed in 3.0" citing the release notes' "3.0.0" section (QA round 15 r17)."""
+    from docsassistant.agent.checks.figures import unbacked_numbers
+
+    notes = [{"n": 1, "section": "3.0.0 (2024-05-20)", "content": "- Removed the `--force` option."}]
+    assert unbacked_numbers("The option was removed in 3.0 [1].", notes) == []
+    assert unbacked_numbers("The option was removed in 3.1 [1].", notes) == ["3.1"]

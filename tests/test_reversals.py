@@ -248,3 +248,31 @@ def test_one_half_of_a_contrast_said_alone_is_not_its_opposite() -> None:
     assert reversed_statements("Operators can create queues [1].", [page]) == []
     assert reversed_statements("Operators can delete queues [1].", [page]) != []
     assert reversed_statements("Operators can create queues and can delete them [1].", [page]) != []
+
+
+RUNS = (
+    "- **Lost runs.** An attempt whose worker was lost is retried only when the job has "
+    "`idempotent: true`. Otherwise the run is marked `lost` and not retried, because the command "
+    "may still be running on the lost worker.\n\nWhen a run writes more than `worker.max_output`, "
+    "the worker keeps the first part of the output and drops the rest. The run is not failed "
+    "because of this; its record gets the `output_truncated` marker."
+)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # the page's sentence said whole; its part "Otherwise the run is marked" is no opposite
+        "Otherwise the run is marked `lost` and not retried, because the command may still be "
+        "running on the lost worker [1].",  # QA round 15 r21
+        "Beyond `worker.max_output` the worker keeps the first part of the output and drops the "
+        "rest; the run is not failed for this, but its record gets the `output_truncated` marker [1].",  # r18
+    ],
+)
+def test_a_source_sentence_said_whole_or_in_other_linking_words_is_left_alone(answer: str) -> None:
+    assert reversed_statements(answer, [RUNS]) == []
+
+
+def test_the_same_sentence_with_its_negation_dropped_is_still_found() -> None:
+    answer = "Otherwise the run is marked `lost` and retried, because the command may still be running [1]."
+    assert reversed_statements(answer, [RUNS])

@@ -59,6 +59,9 @@ _SQL_GUARD = re.compile(r"\bif not exists\b")
 # raw data".
 # "No limit on agents" says "unlimited agents" (QA round 14 r14): a bound, not a denial.
 _NO_LIMIT = re.compile(r"\bno (?:limits?|maximum|upper bound|cap)\b")
+# A reason's conjunction says nothing either way: "not failed for this" restates "not failed
+# because of this" (QA round 15 r18).
+_FILLER = FILLER | {"because"}
 _SCOPE_END = re.compile(r"[,;:()\[\]—–]|\b(?:if|unless)\b")
 
 
@@ -68,9 +71,9 @@ def profile_of(text: str) -> Profile:
     text = _NO_LIMIT.sub(" unlimited ", text)
     words = tokens(text, _VERSIONED_WORD)
     present = set(words)
-    content = frozenset(stem(w) for w in words if w not in FILLER and w not in _POLAR)
+    content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
     scopes = tuple(
-        frozenset(stem(w) for w in part if w not in FILLER and w not in _NEGATIONS)
+        frozenset(stem(w) for w in part if w not in _FILLER and w not in _NEGATIONS)
         for part in (tokens(p, _VERSIONED_WORD) for p in _SCOPE_END.split(text))
         for word in part
         if word in _NEGATIONS
@@ -84,7 +87,7 @@ def profile_of(text: str) -> Profile:
             sides[i] = 2
         elif has == (True, True):
             sides[i] = 0  # both: unclear
-    return content, scopes, sides, frozenset(stem(w) for w in words if w not in FILLER)
+    return content, scopes, sides, frozenset(stem(w) for w in words if w not in _FILLER)
 
 
 def _negations(a: Profile, b: Profile, scoped: bool) -> int:

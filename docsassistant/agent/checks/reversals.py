@@ -67,8 +67,15 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
     for sentence in sentences(answer):
         statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
         clauses = CLAUSE_SPLIT.split(statement)
+        # A statement saying a source sentence whole: its clauses that hold only that
+        # sentence's words are parts of it, whatever its negation covers ("Otherwise the run
+        # is marked" of "… marked `lost` and not retried, because …": QA round 15 r21).
+        whole = [s[0] for s in profiles if restates_source(profile_of(statement), s)]
+        clauses = [c for c in clauses if not any(profile_of(c)[0] <= words for words in whole)]
         # Once one clause is a source's sentence, the others are judged alone, not with it.
-        restated = any(restates_source(profile_of(c), s) for c in clauses for s in profiles + headings)
+        restated = bool(whole) or any(
+            restates_source(profile_of(c), s) for c in clauses for s in profiles + headings
+        )
         judged = clauses if restated else dict.fromkeys([statement, *clauses])
         if any(is_reversed(part, profiles, headings + _halves_alone(part, halves)) for part in judged) and (
             sentence not in out
