@@ -62,3 +62,14 @@ def test_a_no_of_a_support_table_said_as_yes_is_found() -> None:
         matrix_denials("The Vault runs on Linux, the agent also on macOS [1].", [table]) == []
     )  # both named
     assert matrix_denials("The Vault does not run on macOS [1].", [table]) == []
+
+
+def test_out_of_the_box_says_default() -> None:
+    """QA round 15 w06: "Out of the box … 400 days", 400 being the table's maximum."""
+    table = {
+        "n": 2,
+        "content": "| setting | default | maximum | description |\n|---|---|---|---|\n"
+        "| `history.retention_days` | 30 days | 400 days | How long run records are kept. |",
+    }
+    answer = "Out of the box the server keeps run records for 400 days (`history.retention_days`) [1]."
+    assert swapped_table_roles(answer, [table]) == ["400 as the default of history.retention_days"]

@@ -98,7 +98,10 @@ def code_findings(
     # "defaults to 12 hours" where 12 hours is the page's ceiling, 30 s its default (QA 13 w10).
     unbacked += [figure for figure in swapped_defaults(checked, cited_sources) if figure not in unbacked]
     # "By default … 32 (`backup.parallel_uploads`)", 32 being its table row's maximum (QA 14 w04).
-    unbacked += [figure for figure in swapped_table_roles(checked, cited_sources) if figure not in unbacked]
+    # Held to the cited page's other retrieved chunks too, since those may back the figure:
+    # "Out of the box … 400 days", the settings table's maximum (QA round 15 w06).
+    tables = cited_sources + other_chunks(cited_sources, sources)
+    unbacked += [figure for figure in swapped_table_roles(checked, tables) if figure not in unbacked]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).

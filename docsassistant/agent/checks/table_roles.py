@@ -25,7 +25,10 @@ _CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
 _SEPARATOR = re.compile(r"^[\s|:-]+$")
 _DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
 _BOUND_HEADER = re.compile(r"\b(?:max|maximum|min|minimum|limit|range|allowed)\b", re.I)
-_SAYS_DEFAULT = re.compile(r"\bdefaults?\b", re.I)
+# "Out of the box …" and "if you change nothing" say default too (QA round 15 w06).
+_SAYS_DEFAULT = re.compile(
+    r"\bdefaults?\b|\bout of the box\b|\bif you (?:don'?t|do not) change\b|\bunless (?:you )?change", re.I
+)
 _SAYS_BOUND = re.compile(
     r"\b(?:max|maximum|minimum|at\s+most|at\s+least|up\s+to|limit(?:ed)?|cap(?:ped)?|no\s+more\s+than|ceiling|"
     r"highest|lowest|range)\b",
