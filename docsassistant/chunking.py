@@ -4,8 +4,7 @@ A section that fits in `chunk_size` is one chunk. A longer one is cut at paragra
 boundaries first, then lines, sentences, words and finally hard character cuts, and
 consecutive pieces share about `overlap` characters so a sentence cut at a boundary is
 still whole in one of them. Fenced code blocks that fit are never split; longer ones are
-split by lines and each piece is re-fenced so it still reads as code. A longer Markdown
-table is split by rows, each piece under the table's header.
+split by lines and each piece is re-fenced so it still reads as code.
 
 This is a small purpose-built splitter rather than langchain's RecursiveCharacterTextSplitter
 because the latter does not know about code fences.
@@ -24,7 +23,6 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _LINE_START = re.compile(r"\n+")
 _SENTENCE_START = re.compile(r"[.!?]\s+")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 # Below this many characters of room, re-fencing a split code block is pointless.
 _MIN_CODE_BUDGET = 40
 
@@ -79,7 +77,7 @@ def split_text(text: str, chunk_size: int, overlap: int) -> list[str]:
         if len(block) <= chunk_size:
             units.append(_Unit(block, sep, is_code))
             continue
-        pieces = _split_code(block, chunk_size, overlap) if is_code else _split_table(block, chunk_size)
+        pieces = _split_code(block, chunk_size, overlap) if is_code else None
         if pieces is not None:
             units.extend(_Unit(piece, sep if i == 0 else "\n", True) for i, piece in enumerate(pieces))
         else:
@@ -184,25 +182,6 @@ def _split_code(block: str, size: int, overlap: int) -> list[str] | None:
     if current:
         groups.append(current)
     return [f"{opening}\n" + "\n".join(group) + f"\n{closing}" for group in groups]
-
-
-def _split_table(block: str, size: int) -> list[str] | None:
-    """Split an oversize Markdown table by rows, each piece under the table's header rows (a
-    row read without its header loses which column is the default and which the maximum);
-    None when `block` is no table or its header leaves too little room."""
-    lines = block.split("\n")
-    if len(lines) < 3 or not lines[0].lstrip().startswith("|") or not _TABLE_RULE.match(lines[1]):
-        return None
-    header = "\n".join(lines[:2])
-    budget = size - len(header) - 1
-    if budget < _MIN_CODE_BUDGET or any(len(row) > budget for row in lines[2:]):
-        return None
-    groups: list[list[str]] = [[]]
-    for row in lines[2:]:
-        if groups[-1] and len("\n".join([*groups[-1], row])) > budget:
-            groups.append([])
-        groups[-1].append(row)
-    return [f"{header}\n" + "\n".join(group) for group in groups]
 
 
 def _pack(units: list[_Unit], size: int, overlap: int) -> list[str]:

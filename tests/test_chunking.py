@@ -157,15 +157,3 @@ def _longest_suffix_prefix(a: str, b: str) -> int:
         if a.endswith(b[:n]):
             return n
     return 0
-
-
-def test_a_long_table_is_split_by_rows_under_its_header() -> None:
-    """A row read without its header loses which column is the default and which the maximum
-    (QA round 15 w06: the retention row's 400 days, its maximum, given as the default)."""
-    header = "| setting | default | maximum |\n|---|---|---|"
-    rows = [f"| `s.key{i}` | {i} days | {i * 10} days |" for i in range(60)]
-    pieces = split_text(f"Settings:\n\n{header}\n" + "\n".join(rows), 400, 60)
-    tables = [p for p in pieces if "|" in p]
-    assert len(tables) > 1 and all(p.startswith(header) and len(p) <= 400 for p in tables)
-    # every row exactly once, in order
-    assert [r for p in tables for r in p.split("\n")[2:]] == rows

@@ -49,3 +49,20 @@ def test_a_yes_to_a_question_in_other_words_states_the_question() -> None:
         "Yes [1].", ["The cluster region cannot be changed once the cluster is created."], question
     ) == [question]
     assert denied_verbs_asserted("No, it is fixed [1].", [REGION], question) == []
+
+
+DRAIN = (
+    "When the timeout passes, the remaining runs are left running (they are not cancelled) and "
+    "the command exits with code 3."
+)
+
+
+def test_a_statement_in_the_same_case_as_its_source_is_its_opposite() -> None:
+    """QA round 15 w20: "terminated" in the very case where the source says "not cancelled"."""
+    answer = (
+        "When the timeout passes, the remaining runs are terminated and the command exits with code 3 [1]."
+    )
+    assert denied_verbs_asserted(answer, [DRAIN]) == [answer]
+    # a case the source does not name stays alone
+    other = "Unless the timeout passes, the remaining runs are terminated and the command exits [1]."
+    assert denied_verbs_asserted(other, [DRAIN]) == []

@@ -31,6 +31,7 @@ _GROUPS = (
     "return give yield",
     "enable turn activate",
     "recommend advise suggest",
+    "cancel terminate kill abort",
 )
 _SYNONYM = {stem(word): f"verb:{i}" for i, group in enumerate(_GROUPS) for word in group.split()}
 _NEGATORS = frozenset({"not", "cannot", "never"})
@@ -85,7 +86,8 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 
 def _asserts_denied(statement: str, source_sentences: list[list[str]]) -> bool:
     words = _words(statement)
-    if any(w in _RESTRICTIVE for w in words):
+    conditions = {w for w in words if w in _CONDITIONAL}
+    if any(w in _RESTRICTIVE and w not in conditions for w in words):
         return False
     mine = _content(words)
     if len(mine) < MIN_OTHERS + 1:
@@ -98,9 +100,12 @@ def _asserts_denied(statement: str, source_sentences: list[list[str]]) -> bool:
     for _, source in (pair for pair in scored if pair[0] == best):
         negations = sum(w in _NEGATORS or w in {"no", "none"} for w in source)
         verbs = _negated_verbs(source) & mine
-        if negations % 2 == 0 or not verbs or any(w in _CONDITIONAL for w in source):
+        # A condition the statement states too is the same case: "When the timeout passes,
+        # the runs are terminated" against "When the timeout passes, the remaining runs are
+        # left running (they are not cancelled)" (QA round 15 w20).
+        if negations % 2 == 0 or not verbs or any(w in _CONDITIONAL and w not in words for w in source):
             return False
-        if any(w in _CASE and w not in source for w in words):
+        if any(w in _CASE and w not in source for w in words) or not conditions <= set(source):
             return False
         if len((mine & _content(source)) - verbs) < MIN_OTHERS:
             return False
