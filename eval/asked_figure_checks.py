@@ -13,9 +13,9 @@ import argparse
 import json
 from pathlib import Path
 
-from docsassistant.agent.checks.asked_figures import asks_for_figure, figure_not_given
+from corpus_checks import QA
 
-QA = Path(__file__).with_name("docs_qa.jsonl")
+from docsassistant.agent.checks.asked_figures import asks_for_figure, figure_not_given
 
 
 def main() -> None:

@@ -18,41 +18,23 @@ import re
 from pathlib import Path
 
 from corpus_checks import arguments, gold_flags, print_gold
+from reversal_checks import pages
 
 from docsassistant.agent.checks import comparisons as check
 from docsassistant.agent.checks.figures import stated_figures
 from docsassistant.agent.checks.words import sentences
-from docsassistant.loaders import load_document
 
-_TURNED = dict(
-    pair.split("/")
-    for pair in [
-        "more/less",
-        "less/more",
-        "fewer/more",
-        "higher/lower",
-        "lower/higher",
-        "larger/smaller",
-        "smaller/larger",
-        "longer/shorter",
-        "shorter/longer",
-        "greater/smaller",
-        "bigger/smaller",
-        "later/earlier",
-        "earlier/later",
-        "newer/older",
-        "older/newer",
-        "wider/narrower",
-        "narrower/wider",
-        "better/worse",
-        "worse/better",
-        "faster/slower",
-        "slower/faster",
-        "cheaper/costlier",
-        "stricter/looser",
-        "looser/stricter",
-    ]
-)
+_OPPOSITE_PAIRS = (
+    ("higher", "lower"), ("larger", "smaller"), ("longer", "shorter"), ("later", "earlier"),
+    ("newer", "older"), ("wider", "narrower"), ("heavier", "lighter"), ("better", "worse"),
+    ("faster", "slower"), ("cheaper", "costlier"), ("stricter", "looser"), ("more", "less"),
+)  # fmt: skip
+# Each word turned the other way; "fewer", "greater" and "bigger" have no pair above.
+_TURNED = {a: b for pair in _OPPOSITE_PAIRS for a, b in (pair, pair[::-1])} | {
+    "fewer": "more",
+    "greater": "smaller",
+    "bigger": "smaller",
+}
 
 
 def _turned(sentence: str, match: re.Match[str]) -> str:
@@ -63,18 +45,12 @@ def _turned(sentence: str, match: re.Match[str]) -> str:
 
 
 def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
-    files = sorted(p for p in corpus.rglob("*") if p.suffix in (".md", ".adoc"))
     counts = {"comparisons": 0, "misread": 0, "caught": 0, "bare": 0, "bare_caught": 0}
-    for i, path in enumerate(files):
-        if i % 2 != (0 if split == "dev" else 1):
-            continue
-        try:
-            page = "\n".join(section.text for section in load_document(path).sections)
-        except Exception:  # a page the loaders reject is not measured
-            continue
+    for path, paragraphs in pages(corpus, split):
+        page = "\n\n".join(paragraphs)
         source = [{"n": 1, "content": page}]
         for sentence in sentences(page):
-            match = check._COMPARISON.search(sentence)
+            match = check.COMPARISON.search(sentence)
             if not match or "[" in sentence:
                 continue
             counts["comparisons"] += 1

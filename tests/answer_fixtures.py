@@ -1,5 +1,10 @@
 """The small corpus and turn helpers shared by the answer-behaviour tests
-(test_behaviours_*.py)."""
+(test_behaviours_*.py).
+
+Those tests run each turn through the real ChatOllama client against the fake Ollama server
+(tests/fake_ollama.py), whose replies are scripted per kind of request, told apart by the
+request's shape (tools offered, a `format` schema, neither), and the real embedded
+PostgreSQL. Requests left unscripted get the cooperative fake's reply."""
 
 from __future__ import annotations
 
@@ -107,6 +112,34 @@ def scripted_turn(
     checked = [{"claim": claim, "supported": True, "sources": [n]} for claim, n in claims]
     model.script("verify", json.dumps({"claims": checked}))
     return run_turn(question, turn.pop("thread_id", None), **turn)
+
+
+def follow_up_turn(
+    model: ShapeFake,
+    tmp_path: Path,
+    pages: dict[str, str],
+    turns: tuple[str, str, str],
+    query: str,
+    cited_page: str,
+    answer: str,
+) -> dict[str, Any]:
+    """`pages` indexed as component "products"; `turns` = (first question, follow-up, the
+    follow-up's standalone rewrite). The follow-up searches `query` and answers `answer` (one
+    sentence, no marker) citing `cited_page`'s evidence number, verified as supported."""
+    index_pages(tmp_path, "products", pages)
+    first, follow_up, rewrite = turns
+    thread = run_turn(first, component="products")["thread_id"]
+    number = evidence_number(query, "products", f"products/{cited_page}")
+    model.script("standalone", json.dumps({"standalone_question": rewrite}))
+    return scripted_turn(
+        model,
+        follow_up,
+        query,
+        f"{answer} [{number}].",
+        [(f"{answer}.", number)],
+        thread_id=thread,
+        component="products",
+    )
 
 
 def pages_turn(

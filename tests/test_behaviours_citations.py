@@ -1,9 +1,7 @@
 """Answer behaviours of real local models: citation styles, reasoning left in the reply,
 streaming, cut-off answers and tool calls written into the answer.
 
-Through the real ChatOllama client against the fake Ollama server (each reply scripted per
-kind of request, told apart by its shape: tools offered, `format` schema, neither) and the
-real embedded PostgreSQL; the small corpus and turn helpers are in answer_fixtures.py.
+How the model is faked, and the shared corpus: answer_fixtures.py.
 Upstream reports: Open WebUI #11592, #12655, #10979 and RAGFlow #8594, #12005 (wrong or
 missing citations).
 """

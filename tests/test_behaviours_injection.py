@@ -2,9 +2,7 @@
 a prompt, an answer carrying one out fails verification, and look-alike documentation
 stays evidence.
 
-Through the real ChatOllama client against the fake Ollama server (each reply scripted per
-kind of request, told apart by its shape: tools offered, `format` schema, neither) and the
-real embedded PostgreSQL; the small corpus and turn helpers are in answer_fixtures.py.
+How the model is faked, and the shared corpus: answer_fixtures.py.
 """
 
 from __future__ import annotations

@@ -2,27 +2,23 @@
 another statement, an added list item, a dropped condition, a table cell in another role,
 steps reversed, another setting's figure, and the page the question is not about.
 
-Through the real ChatOllama client against the fake Ollama server (each reply scripted per
-kind of request, told apart by its shape: tools offered, `format` schema, neither) and the
-real embedded PostgreSQL; the small corpus and turn helpers are in answer_fixtures.py.
+How the model is faked, and the shared corpus: answer_fixtures.py.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from answer_fixtures import (
     evidence_number,
+    follow_up_turn,
     index_pages,
     pages_turn,
     scripted_turn,
 )
 from conftest import flags
 from fake_ollama import ShapeFake
-
-from docsassistant.agent.runner import run_turn
 
 QUEUE_PAGES = {
     "configuration.md": "# Configuration\n\nThe broker reads `nimbus.yaml`:\n\n```yaml\nbroker:\n  listen_port: 5672\n"
@@ -325,22 +321,13 @@ def test_a_follow_up_answered_with_another_settings_figure_is_not_grounded(
     `restore.parallel_downloads`. The figure is on the cited page and the sentence has no
     other word to judge; a verifier of the writer's kind passes it (ragas#1689). The
     setting's own maximum must stay grounded."""
-    index_pages(tmp_path, "products", SETTING_PAGES)
-    first = run_turn("What is the default of backup.parallel_uploads?", component="products")
-    query = "parallel chunks maximum"
-    number = evidence_number(query, "products", f"products/{page}")
-    model.script(
-        "standalone", json.dumps({"standalone_question": "What is the maximum of backup.parallel_uploads?"})
-    )
-    answer = f"The maximum is {figure}"
-    record = scripted_turn(
-        model,
+    turns = (
+        "What is the default of backup.parallel_uploads?",
         "And its maximum?",
-        query,
-        f"{answer} [{number}].",
-        [(f"{answer}.", number)],
-        thread_id=first["thread_id"],
-        component="products",
+        "What is the maximum of backup.parallel_uploads?",
+    )
+    record = follow_up_turn(
+        model, tmp_path, SETTING_PAGES, turns, "parallel chunks maximum", page, f"The maximum is {figure}"
     )
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
@@ -411,22 +398,13 @@ def test_a_setting_answered_from_the_page_not_asked_about_is_not_grounded(
     retention, answered with the agent's page's `retention.keep_weekly` (4), the Vault's page
     giving the same setting as 8 "when it prunes". Name, figure and words are on the cited
     page; a verifier of the writer's kind passes it (ragas#1689)."""
-    index_pages(tmp_path, "products", KEEP_PAGES)
-    first = run_turn("How many daily snapshots does the Vault keep when it prunes?", component="products")
-    query = "keep_weekly weekly snapshots"
-    number = evidence_number(query, "products", f"products/{page}")
-    rewrite = "How many weekly snapshots does the Vault keep when it prunes?"
-    model.script("standalone", json.dumps({"standalone_question": rewrite}))
-    answer = f"It keeps {figure} weekly snapshots by default (`retention.keep_weekly`)"
-    record = scripted_turn(
-        model,
+    turns = (
+        "How many daily snapshots does the Vault keep when it prunes?",
         "And how many weekly ones?",
-        query,
-        f"{answer} [{number}].",
-        [(f"{answer}.", number)],
-        thread_id=first["thread_id"],
-        component="products",
+        "How many weekly snapshots does the Vault keep when it prunes?",
     )
+    answer = f"It keeps {figure} weekly snapshots by default (`retention.keep_weekly`)"
+    record = follow_up_turn(model, tmp_path, KEEP_PAGES, turns, "keep_weekly weekly snapshots", page, answer)
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "off_question" in flags(record), record["flags"]

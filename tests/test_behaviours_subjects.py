@@ -2,9 +2,7 @@
 subjects swapped between two cited pages, a sibling setting or a neighbouring product
 answered for the asked one, and the opposite of a source in other words.
 
-Through the real ChatOllama client against the fake Ollama server (each reply scripted per
-kind of request, told apart by its shape: tools offered, `format` schema, neither) and the
-real embedded PostgreSQL; the small corpus and turn helpers are in answer_fixtures.py.
+How the model is faked, and the shared corpus: answer_fixtures.py.
 """
 
 from __future__ import annotations
@@ -15,6 +13,7 @@ from pathlib import Path
 import pytest
 from answer_fixtures import (
     evidence_number,
+    follow_up_turn,
     index_pages,
     pages_turn,
     scripted_turn,
@@ -234,22 +233,14 @@ def test_a_follow_up_answered_for_another_product_is_not_grounded(
     figure: every support check passed it, and the verifier too (ragas#1689). QA round 11
     (s20, s45): the same answer naming no product ("It accepts …"), its only source the proxy
     page, so nothing in its words shows the swap."""
-    index_pages(tmp_path, "products", PRODUCT_PAGES)
-    first = run_turn("What is Acme Gateway?", component="products")
-    query = "Acme Proxy concurrent connections per node"
-    proxy = evidence_number(query, "products", "products/proxy.md")
-    rewrite = "How many connections does Acme Gateway accept?"
-    model.script("standalone", json.dumps({"standalone_question": rewrite}))
-    answer = f"{subject} accepts at most 4,000 concurrent connections per node"
-    second = scripted_turn(
-        model,
+    turns = (
+        "What is Acme Gateway?",
         "And how many connections does it accept?",
-        query,
-        f"{answer} [{proxy}].",
-        [(f"{answer}.", proxy)],
-        thread_id=first["thread_id"],
-        component="products",
+        "How many connections does Acme Gateway accept?",
     )
+    answer = f"{subject} accepts at most 4,000 concurrent connections per node"
+    query = "Acme Proxy concurrent connections per node"
+    second = follow_up_turn(model, tmp_path, PRODUCT_PAGES, turns, query, "proxy.md", answer)
     assert "off_question" in flags(second) and "grounded" not in flags(second), flags(second)
     assert any("Acme Proxy" in f["message"] for f in second["flags"]), second["flags"]
 

@@ -73,3 +73,38 @@ def test_out_of_the_box_says_default() -> None:
     }
     answer = "Out of the box the server keeps run records for 400 days (`history.retention_days`) [1]."
     assert swapped_table_roles(answer, [table]) == ["400 as the default of history.retention_days"]
+
+
+def test_the_table_may_be_in_another_retrieved_chunk_of_the_cited_page() -> None:
+    """QA round 15 w06: the answer cites the page's pruning section; its settings table, which
+    backs the 400 (condition 5's same-page rule), is another retrieved chunk and is read too."""
+    from docsassistant.agent.checks.findings import code_findings
+    from docsassistant.agent.schemas import ClaimCheck
+
+    page = "server-configuration.md"
+    pruning = {
+        "n": 1,
+        "source_path": page,
+        "content": "Run records older than `history.retention_days` are pruned nightly.",
+    }
+    table = {
+        "n": 2,
+        "source_path": page,
+        "content": "| setting | default | maximum | description |\n|---|---|---|---|\n"
+        "| `history.retention_days` | 30 days | 400 days | How long run records are kept. |",
+    }
+    question = "How long are run records kept by default?"
+    answer = "Out of the box run records are kept for 400 days (`history.retention_days`) [1]."
+    found = code_findings(
+        answer,
+        [pruning, table],
+        question,
+        seen=[pruning, table],
+        cited=[1],
+        claims=[ClaimCheck(claim=answer, supported=True, sources=[1])],
+        user_messages=[question],
+        standalone_question=question,
+        sufficient=True,
+        chunks=[pruning, table],
+    )
+    assert "400 as the default of history.retention_days" in found.unbacked

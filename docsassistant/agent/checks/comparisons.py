@@ -33,17 +33,17 @@ from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
 from docsassistant.agent.checks.units import magnitudes
 from docsassistant.agent.checks.words import content_stems
 
-_UP = "more|higher|larger|longer|greater|bigger|later|newer|wider|heavier"
-_DOWN = "less|fewer|lower|smaller|shorter|earlier|older|narrower|lighter"
+_UP = frozenset("more higher larger longer greater bigger later newer wider heavier".split())  # noqa: SIM905
+_DOWN = frozenset("less fewer lower smaller shorter earlier older narrower lighter".split())  # noqa: SIM905
 # Ordered by no figure ("faster" is a higher rate and a shorter time): judged only as words.
-_OTHER = "better|worse|faster|slower|cheaper|costlier|stricter|looser"
-_WORD = rf"(?P<word>{_UP}|{_DOWN}|{_OTHER})"
-_COMPARISON = re.compile(
-    rf"\b{_WORD}\b(?:\s+[^\s.;:]+){{0,6}}?\s+than\b|\bthe\s+(?P<of_two>{_UP}|{_DOWN}|{_OTHER})\s+of\s+the\s+two\b",
+_OTHER = frozenset("better worse faster slower cheaper costlier stricter looser".split())  # noqa: SIM905
+_ANY = "|".join(sorted(_UP | _DOWN | _OTHER))
+COMPARISON = re.compile(
+    rf"\b(?P<word>{_ANY})\b(?:\s+[^\s.;:]+){{0,6}}?\s+than\b|\bthe\s+(?P<of_two>{_ANY})\s+of\s+the\s+two\b",
     re.I,
 )
-_ANY_COMPARISON = re.compile(rf"\b(?:{_UP}|{_DOWN}|{_OTHER})\b", re.I)
-_COMPARISON_WORDS = content_stems(" ".join(f"{_UP}|{_DOWN}|{_OTHER}|than".split("|")))
+_ANY_COMPARISON = re.compile(rf"\b(?:{_ANY})\b", re.I)
+_COMPARISON_WORDS = content_stems(" ".join([*_UP, *_DOWN, *_OTHER, "than"]))
 # "more than 10 requests", "later than 2.4": a threshold, not a second subject.
 _THRESHOLD = re.compile(r"^\W*(?:the\s+)?\(?\s*`?\d", re.I)
 MIN_SHARED = 2  # content words a source's comparison shares with the answer's to back it
@@ -54,13 +54,13 @@ def comparisons(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     it states and on no comparison its cited sources make (see the module's docstring)."""
     by_n = {s.get("n"): s for s in sources}
     prose = FENCED_CODE.sub(" ", answer)
-    shows_figures = len(stated_figures(CITATION_MARKER.sub(" ", prose))) >= 2
+    shows_figures = len(stated_figures(prose)) >= 2  # markers are no figures there
     out: list[str] = []
     for sentence, cited in cited_sentences(prose, by_n):
         plain = CITATION_MARKER.sub(" ", sentence)
         if says_nothing(plain) or len(content_stems(plain) - _COMPARISON_WORDS) < MIN_SHARED:
             continue  # "Greater than or equal" (a table's operator names) compares nothing
-        for match in _COMPARISON.finditer(plain):
+        for match in COMPARISON.finditer(plain):
             word = (match.group("word") or match.group("of_two")).lower()
             if _contradicted(plain, match) or (
                 not shows_figures
@@ -75,8 +75,8 @@ def comparisons(answer: str, sources: list[dict[str, Any]]) -> list[str]:
 def _contradicted(sentence: str, match: re.Match[str]) -> bool:
     """A figure on each side of "than", of one kind, ordered against the comparison's word."""
     word = (match.group("word") or "").lower()
-    if not word or re.fullmatch(_OTHER, word):
-        return False
+    if _direction(word) not in ("up", "down"):
+        return False  # "the longer of the two" names no second figure; "faster" orders none
     after = sentence[match.end() :]
     if _THRESHOLD.match(after):
         return False
@@ -84,14 +84,13 @@ def _contradicted(sentence: str, match: re.Match[str]) -> bool:
     if len(before) != 1 or len(behind) != 1 or before[0][0] != behind[0][0]:
         return False
     first, second = before[0][1], behind[0][1]
-    return first <= second if re.fullmatch(_UP, word) else first >= second
+    return first <= second if _direction(word) == "up" else first >= second
 
 
 def _direction(word: str) -> str:
     """ "up" or "down" for an ordering word; any other comparison word is its own."""
-    return (
-        "up" if re.fullmatch(_UP, word, re.I) else "down" if re.fullmatch(_DOWN, word, re.I) else word.lower()
-    )
+    word = word.lower()
+    return "up" if word in _UP else "down" if word in _DOWN else word
 
 
 def _made_by(sentence: str, word: str, cited: list[dict[str, Any]]) -> bool:

@@ -79,13 +79,11 @@ def _stated(prose: str) -> list[str]:
 def _numbers(text: str) -> set[str]:
     """Every figure a source could be backing, read every way it could be meant: "3 100"
     backs 3, 100 and 3100; "10k" backs 10 and 10000; "3.0.0" backs 3.0."""
-    found = {figure_key(m.group(1)) for m in _NUMBER.finditer(text)} | set(_stated(text))
-    # A release "3.0.0" backs "3.0" (QA round 15 r17), whose key drops its ".0".
-    found |= {
-        figure_key(re.sub(r"(?:\.0)+$", "", m.group(1)))
-        for m in _NUMBER.finditer(text)
-        if m.group(1).count(".") > 1
-    }
+    found = set(_stated(text))
+    for m in _NUMBER.finditer(text):
+        found.add(figure_key(m.group(1)))
+        if m.group(1).count(".") > 1:  # a release "3.0.0" backs "3.0", whose key drops its ".0" (QA 15 r17)
+            found.add(figure_key(re.sub(r"(?:\.0)+$", "", m.group(1))))
     lowered = re.findall(r"[a-z]+", text.lower())
     return (
         found

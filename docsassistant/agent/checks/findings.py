@@ -90,7 +90,8 @@ def code_findings(
     unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
     # "deprecated in 2.9.0 and removed in 3.0.0 [release notes § 3.0.0]", the § 2.9.0 chunk
     # retrieved too: the cited page gives it (QA 14 r26), unless for something else (13 w33).
-    unbacked = unbacked_on_the_page(checked, unbacked, other_chunks(cited_sources, sources))
+    same_page = other_chunks(cited_sources, sources)
+    unbacked = unbacked_on_the_page(checked, unbacked, same_page)
     # "500 seconds" for the page's 500 ms: the figure is there, its unit is not (QA 10, s01).
     unbacked += [figure for figure in mismatched_units(checked, cited_sources) if figure not in unbacked]
     # "at least 64 GB" for the page's "up to 64 GB": the figure is there, its bound is not (s65).
@@ -100,8 +101,9 @@ def code_findings(
     # "By default … 32 (`backup.parallel_uploads`)", 32 being its table row's maximum (QA 14 w04).
     # Held to the cited page's other retrieved chunks too, since those may back the figure:
     # "Out of the box … 400 days", the settings table's maximum (QA round 15 w06).
-    tables = cited_sources + other_chunks(cited_sources, sources)
-    unbacked += [figure for figure in swapped_table_roles(checked, tables) if figure not in unbacked]
+    unbacked += [
+        figure for figure in swapped_table_roles(checked, cited_sources + same_page) if figure not in unbacked
+    ]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).

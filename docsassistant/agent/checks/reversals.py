@@ -70,11 +70,13 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
         # A statement saying a source sentence whole: its clauses that hold only that
         # sentence's words are parts of it, whatever its negation covers ("Otherwise the run
         # is marked" of "… marked `lost` and not retried, because …": QA round 15 r21).
-        whole = [s[0] for s in profiles if restates_source(profile_of(statement), s)]
-        clauses = [c for c in clauses if not any(profile_of(c)[0] <= words for words in whole)]
+        mine = profile_of(statement)
+        whole = [s[0] for s in profiles if restates_source(mine, s)]
+        parts = {c: profile_of(c) for c in clauses}
+        clauses = [c for c in clauses if not any(parts[c][0] <= words for words in whole)]
         # Once one clause is a source's sentence, the others are judged alone, not with it.
         restated = bool(whole) or any(
-            restates_source(profile_of(c), s) for c in clauses for s in profiles + headings
+            restates_source(parts[c], s) for c in clauses for s in profiles + headings
         )
         judged = clauses if restated else dict.fromkeys([statement, *clauses])
         if any(is_reversed(part, profiles, headings + _halves_alone(part, halves)) for part in judged) and (
