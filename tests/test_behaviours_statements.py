@@ -434,3 +434,31 @@ def test_a_figure_asked_for_and_answered_with_none_is_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "off_question" in flags(record), record["flags"]
+
+
+HEALTH_PAGES = {
+    "health.md": "# Health checks\n\n`GET /healthz` on the API port returns 200 when the server can "
+    "reach its database and 503 otherwise. `GET /readyz` returns 200 only once the schema version "
+    "matches the server version; load balancers should use it.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("`GET /healthz` returns 200 when the server can reach its database [{health}].", False),
+        ("`GET /readyz` returns 200 once the schema version matches the server version [{health}].", True),
+    ],
+    ids=["the-other-endpoint", "the-asked-endpoint"],
+)
+def test_an_identifier_asked_and_another_answered_is_not_grounded(
+    model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 15 (w25): asked what one endpoint checks, a model answers with its
+    sibling's sentence from the same chunk. Every word is the page's, so a verifier of the
+    writer's kind passes it (ragas#1689); the reader takes one check for the other."""
+    question = "What does the /readyz endpoint check?"
+    record = pages_turn(model, tmp_path, HEALTH_PAGES, question, "readyz endpoint check", answer)
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "off_question" in flags(record), record["flags"]

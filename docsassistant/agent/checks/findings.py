@@ -10,6 +10,7 @@ from typing import Any
 
 from docsassistant.agent.checks.absence import denied_coverage
 from docsassistant.agent.checks.asked_figures import figure_not_given
+from docsassistant.agent.checks.asked_identifiers import other_identifier
 from docsassistant.agent.checks.cited_clauses import quoted_sentence
 from docsassistant.agent.checks.code_values import unbacked_code_values
 from docsassistant.agent.checks.comparisons import comparisons
@@ -181,6 +182,8 @@ def code_findings(
         off_question += figure_not_given(answer, working)
     # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
     off_question += [s for s in sibling_names(answer, working) if s not in off_question]
+    # "What does /readyz check?" answered with what `GET /healthz` does (15 w25).
+    off_question += [s for s in other_identifier(answer, working) if s not in off_question]
     # PostgreSQL asked ("the first one"), MySQL's 8.0 of the same list answered (m12).
     off_question += [
         s for s in figure_of_another_name(answer, working, cited_sources) if s not in off_question
