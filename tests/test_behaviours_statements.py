@@ -175,6 +175,20 @@ LOST = (
 ACLS = (RESTORE_PAGES, "Are Windows ACLs restored when I restore a Windows snapshot?", "Windows ACLs restore")
 
 
+CATCHUP_PAGES = {
+    "scheduling.md": "# Missed runs\n\nOn restart the server starts, for each job, only the most recent "
+    "missed run, and only when that run was due within `scheduler.catchup_window` (default 15 "
+    "minutes) and the job has `catchup: true`. Older missed runs are recorded as missed.\n",
+}
+
+
+CATCHUP = (
+    CATCHUP_PAGES,
+    "If the server was down for an hour, are the missed runs started when it comes back?",
+    "missed runs restart server",
+)
+
+
 @pytest.mark.parametrize(
     ("asked", "answer", "grounded"),
     [
@@ -186,8 +200,21 @@ ACLS = (RESTORE_PAGES, "Are Windows ACLs restored when I restore a Windows snaps
         ),
         (ACLS, "Yes, Windows ACLs are restored together with the file contents [{restore}].", False),
         (ACLS, "Only onto an NTFS volume on Windows: there, Windows ACLs are restored [{restore}].", True),
+        (
+            CATCHUP,
+            "Yes. On restart the server starts the most recent missed run of each job, provided the job "
+            "has `catchup: true` [{scheduling}].",
+            False,
+        ),
+        (
+            CATCHUP,
+            "On restart the server starts the most recent missed run of each job, but only when it was "
+            "due within `scheduler.catchup_window` (15 minutes by default) and the job has "
+            "`catchup: true` [{scheduling}].",
+            True,
+        ),
     ],
-    ids=["opening-wrong", "opening-right", "only-when-wrong", "only-when-right"],
+    ids=["opening-wrong", "opening-right", "only-when-wrong", "only-when-right", "half-kept", "both-kept"],
 )
 def test_a_statement_without_its_sources_condition_is_not_grounded(
     clean_db: None,
@@ -199,7 +226,9 @@ def test_a_statement_without_its_sources_condition_is_not_grounded(
 ) -> None:
     """QA round 13 (w08): asked whether acknowledged messages can be lost, a small model says
     yes, dropping the page's "With `never`,"; QA round 14 (w18): it says Windows ACLs are
-    restored, dropping the page's "only when you restore on Windows onto an NTFS volume".
+    restored, dropping the page's "only when you restore on Windows onto an NTFS volume";
+    blind QA round 15 (w17): it keeps one half of "only when that run was due within
+    `scheduler.catchup_window` … and the job has `catchup: true`" as its own "provided …".
     Every word is on the page, so the word checks passed them, and a verifier of the
     writer's kind marked them supported (ragas#1689). Answers keeping the condition must
     stay grounded."""
