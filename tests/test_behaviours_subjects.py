@@ -546,3 +546,67 @@ def test_a_reversed_comparison_without_figures_is_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert any("more concurrent connections" in f["message"] for f in record["flags"]), record["flags"]
+
+
+PART_PAGES = {
+    "requirements.md": "# Requirements\n\n- **Server**: PostgreSQL 14 or later, 2 CPU cores and at least 2 GB "
+    "of RAM.\n- **Worker**: at least 512 MB of RAM. The worker has no database requirement.\n",
+    "metrics.md": "# Metrics\n\nThe server exposes Prometheus metrics on port 7401 by default. The "
+    "worker's metrics endpoint is disabled by default; set `worker.metrics_listen` to enable it.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("It needs PostgreSQL 14 or later", False),
+        ("The worker needs at least 512 MB of RAM and has no database requirement", True),
+    ],
+    ids=["the-servers-figure", "its-own"],
+)
+def test_a_follow_up_answered_with_a_peer_parts_figure_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 15 (w26): after a turn about the worker, "And which PostgreSQL version
+    does it need?" is answered from the page's "**Server**: PostgreSQL 14 or later" line. The
+    figure is on the cited page and a verifier of the writer's kind passes it (ragas#1689);
+    the components are one word each, so the two-word sibling checks never saw them."""
+    turns = (
+        "What does the worker need to run?",
+        "And which PostgreSQL version does it need?",
+        "Which PostgreSQL version does the worker need?",
+    )
+    record = follow_up_turn(
+        model, tmp_path, PART_PAGES, turns, "worker requirements PostgreSQL", "requirements.md", answer
+    )
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "off_question" in flags(record), record["flags"]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "grounded"),
+    [
+        (
+            "On which port does the worker expose its metrics?",
+            "The worker exposes metrics on port 7401 [{metrics}].",
+            False,
+        ),
+        (
+            "On which port does the server expose its metrics?",
+            "The server exposes metrics on port 7401 [{metrics}].",
+            True,
+        ),
+    ],
+    ids=["the-worker-given-the-servers-port", "the-servers-port"],
+)
+def test_a_part_given_its_peers_figure_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, question: str, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 15 (w09): asked the worker's metrics port, a model gives the server's
+    7401 from "The server exposes Prometheus metrics on port 7401" beside "The worker's
+    metrics endpoint is disabled by default" (ragas#1689: the verifier passes it)."""
+    record = pages_turn(model, tmp_path, PART_PAGES, question, "metrics port exposed", answer)
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "off_question" in flags(record), record["flags"]

@@ -75,7 +75,7 @@ CATCHUP = {
 
 def test_a_condition_kept_in_part_is_dropped() -> None:
     """Blind QA round 15 w17: "only when A and B" after commas in the main clause, answered
-    with B alone as the answer's own "provided …"; two in three of its words must be said."""
+    with B alone as the answer's own "provided …"; each part must keep a word."""
     half = "Yes. On restart the server starts the most recent missed run of each job, provided the job has `catchup: true` [1]."
     assert dropped_conditions(half, [CATCHUP])
     whole = (
@@ -89,3 +89,25 @@ def test_an_if_inside_the_main_clause_is_not_the_answers_own_condition() -> None
     """ "… can be lost if the broker crashes" restates the main clause's own "if": it keeps
     nothing of "With `never`," (an answer's own condition word counts only outside it)."""
     assert dropped_conditions("Acknowledged messages can be lost if the broker crashes [1].", [STORAGE])
+
+
+def test_a_condition_restated_in_other_words_passes() -> None:
+    """Blind QA round 15 r09 and r18, right answers a first version (two in three of the
+    condition's words) flagged: the condition said with few of the page's words."""
+    page = {
+        "n": 1,
+        "content": "When a run writes more than `worker.max_output`, the worker keeps the first part of "
+        "the output and drops the rest.",
+    }
+    answer = (
+        "Beyond `worker.max_output` the worker keeps the first part of the output and drops the rest; "
+        "the run is not failed for this [1]."
+    )
+    assert dropped_conditions(answer, [page]) == []
+    lease = {
+        "n": 1,
+        "content": "If the leader stops renewing its lease, another node takes over when the lease expires "
+        "and scheduling resumes.",
+    }
+    answer = "Another node takes over when the leader's lease expires, and scheduling resumes [1]."
+    assert dropped_conditions(answer, [lease]) == []

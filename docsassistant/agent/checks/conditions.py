@@ -9,8 +9,9 @@ case for the rule.
 A cited sentence restating the main clause of a source sentence that opens with a
 condition ("If …,", "When …,", "With …,", "Unless …,", "Only …,"), or ends with one
 introduced by "only" ("… only when you restore on Windows onto an NTFS volume"), must keep that
-condition: two in three of its words (a condition of two parts kept in one is dropped). A
-condition the user's message states is already given. Pure functions, no model call.
+condition: a word of each of its parts joined by "and" (a condition of two parts kept in
+one is dropped), or a condition word of its own and none of the condition's words (the
+condition in other words). A condition the user's message states is already given. Pure functions, no model call.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ _TRAILING = re.compile(
 )
 MIN_MAIN_WORDS = 3
 MIN_RESTATED = 0.8  # of the main clause's content words the answer's sentence holds
-KEPT = 2 / 3  # of the condition's words the answer (or the user) must say, chosen on dev
+_AND = re.compile(r"\s+and\s+", re.I)
+_ASIDE = re.compile(r"\([^()]*\)")  # "(default 15 minutes)" qualifies a part; it is not one
 
 
 class Conditioned(NamedTuple):
@@ -57,6 +59,7 @@ class Conditioned(NamedTuple):
     main: set[str]  # the main clause's content words
     written: str  # the condition as written
     main_says: set[str]  # condition words inside the main clause ("… lost if the broker crashes")
+    parts: list[set[str]]  # the content words of each of its parts joined by "and", asides left out
 
 
 def conditioned(text: str) -> list[Conditioned]:
@@ -69,7 +72,10 @@ def conditioned(text: str) -> list[Conditioned]:
                 # Its condition words ("if", "only") are not its subject: `own` reads those.
                 cond = content_stems(m[0]) - main - _CONDITION_WORDS
                 says = {w for w in tokens(m[1]) if w in _CONDITION_WORDS}
-                out.append(Conditioned(cond, main, m[0].strip(), says))
+                parts = [
+                    content_stems(p) - main - _CONDITION_WORDS for p in _AND.split(_ASIDE.sub(" ", m[0]))
+                ]
+                out.append(Conditioned(cond, main, m[0].strip(), says, [p for p in parts if p]))
     return out
 
 
@@ -94,23 +100,23 @@ def dropped_conditions(answer: str, sources: list[dict[str, Any]], users_words: 
     for sentence, cited in cited_sentences(unquoted, by_n):
         words = content_stems(sentence)
         said = {w for w in tokens(sentence) if w in _CONDITION_WORDS}
-        for cond, main, _, main_says in (c for n in cited for c in conditioned(seen_text(by_n[n]))):
-            if len(words & main) < MIN_RESTATED * len(main):
+        for found in (c for n in cited for c in conditioned(seen_text(by_n[n]))):
+            if len(words & found.main) < MIN_RESTATED * len(found.main):
                 continue
-            own = bool(said - main_says)
-            if kept(cond, given, own):
+            if kept(found, given, own=bool(said - found.main_says)):
                 continue
             out.append(quoted_sentence(sentence))
             break
     return out
 
 
-def kept(cond: set[str], given: set[str], own: bool) -> bool:
-    """The condition's words `cond` are kept by the answer's (and the user's) words `given`:
-    two in three of them. An answer with a condition word of its own (`own`: "only when
-    fsync is off" for "With `never`, …") restates the condition in other words when it
-    shares none of them; sharing some, it keeps one part and drops the rest ("…, provided
-    the job has `catchup: true`" for "only when that run was due within
-    `scheduler.catchup_window` and the job has `catchup: true`", blind QA round 15 w17)."""
-    share = len(cond & given)
-    return not cond or share >= KEPT * len(cond) or (own and share == 0)
+def kept(found: Conditioned, given: set[str], own: bool) -> bool:
+    """The condition of `found` is kept by the answer's (and the user's) words `given`: a
+    word of each of its parts ("only when that run was due within `scheduler.catchup_window`
+    and the job has `catchup: true`" answered "…, provided the job has `catchup: true`"
+    keeps one part of two: blind QA round 15 w17). An answer with a condition word of its
+    own (`own`: "only when fsync is off" for "With `never`, …") restates the condition in
+    other words when it shares none of its words."""
+    if not found.cond or (own and not found.cond & given):
+        return True
+    return all(part & given for part in found.parts)

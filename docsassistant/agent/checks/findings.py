@@ -23,6 +23,7 @@ from docsassistant.agent.checks.figures import FENCED_CODE, unbacked_numbers
 from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
 from docsassistant.agent.checks.list_items import invented_list_items
 from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
+from docsassistant.agent.checks.peer_figures import peer_figures
 from docsassistant.agent.checks.removed_options import removed_options
 from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
 from docsassistant.agent.checks.rival_statements import rival_statements
@@ -180,6 +181,8 @@ def code_findings(
         off_question += [s for s in sibling_figures(checked, cited_sources) if s not in off_question]
         # "How long are snapshots locked?" answered with what they need, no figure (14 w25).
         off_question += figure_not_given(answer, working)
+        # The worker's port asked, the server's 7401 answered from "The server exposes …" (15 w09).
+        off_question += [s for s in peer_figures(answer, working, cited_sources) if s not in off_question]
     # Acme Gateway asked (or followed up with "its"), Acme Proxy answered (s20).
     off_question += [s for s in sibling_names(answer, working) if s not in off_question]
     # "What does /readyz check?" answered with what `GET /healthz` does (15 w25).
