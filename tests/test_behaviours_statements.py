@@ -491,3 +491,34 @@ def test_an_identifier_asked_and_another_answered_is_not_grounded(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "off_question" in flags(record), record["flags"]
+
+
+JOB_PAGES = {
+    "jobs.md": "# Job definitions\n\nA job is a YAML file:\n\n```yaml\nname: nightly-report\n"
+    'schedule: "0 2 * * *"\nretries: 2\n```\n\n`retries` may be at most 10. Apply a file with '
+    "`quillctl job apply -f nightly-report.yaml`.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("retries", "grounded"),
+    [("3", True), ("30", False)],
+    ids=["its-own-name", "a-number-beyond-the-page"],
+)
+def test_an_example_named_by_the_answer_is_not_invented(
+    clean_db: None, model: ShapeFake, tmp_path: Path, retries: str, grounded: bool
+) -> None:
+    """Blind QA round 15 (r06): asked for a job with 3 retries, a model writes the page's
+    example under a name of its own (`name: sync-orders`) and applies `sync-orders.yaml`; the
+    name is the answer's choice, not a documented value it got wrong. A number in the block
+    still needs a source or the user's words."""
+    answer = (
+        "A job definition like this does it [{jobs}]:\n\n```yaml\nname: sync-orders\n"
+        f'schedule: "*/15 * * * *"\nretries: {retries}\n```\n\n'
+        "Apply it with `quillctl job apply -f sync-orders.yaml` [{jobs}]."
+    )
+    question = "Show me a job that runs every 15 minutes with 3 retries."
+    record = pages_turn(model, tmp_path, JOB_PAGES, question, "job definition yaml example apply", answer)
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]

@@ -48,3 +48,14 @@ def test_documented_values_placeholders_and_the_users_own_values_pass() -> None:
     assert unbacked_code_values("```yaml\nstorage:\n  path: /srv/queue\n  fsync: always\n```", [PAGE]) == []
     # prose is the figure check's business, not this one's
     assert unbacked_code_values("Set listen_port: 5762 in the file [1].", [PAGE]) == []
+
+
+def test_the_name_an_example_gives_itself_is_the_answers_own() -> None:
+    """Blind QA round 15 r06: `name: sync-orders` for the page's `name: nightly-report`."""
+    from docsassistant.agent.checks.code_values import own_names, unbacked_code_values
+
+    page = [{"content": "```yaml\nname: nightly-report\nretries: 2\ntimezone: UTC\n```"}]
+    answer = "```yaml\nname: sync-orders\nretries: 2\ntimezone: Mars/Olympus\n```"
+    assert unbacked_code_values(answer, page) == ["timezone: Mars/Olympus"]
+    assert own_names(answer) == {"sync-orders"}
+    assert unbacked_code_values("```yaml\nid: 7\n```", page) == ["id: 7"]  # a number still needs a source

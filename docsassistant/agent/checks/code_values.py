@@ -24,6 +24,9 @@ _ASSIGNMENT = re.compile(
 # Values that stand for the reader's own (a placeholder, a variable), not a documented default.
 _PLACEHOLDER = re.compile(r"[<>$]|\{\{|your|example|changeme|xxx|\.\.\.|…|^\*+$", re.I)
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)*$")
+# Keys that name or describe what the example defines: their value is the writer's own
+# (`name: sync-orders` for the page's `name: nightly-report`, QA round 15 r06), a number aside.
+_OWN_NAME_KEYS = frozenset({"name", "id", "title", "description", "label", "display_name", "alias"})
 
 
 def _words(text: str) -> set[str]:
@@ -63,6 +66,8 @@ def unbacked_code_values(answer: str, sources: list[dict[str, Any]], users_words
             key, value = m.group("key"), m.group("value").strip("\"'").lstrip("+-")
             if not value or _PLACEHOLDER.search(value):
                 continue
+            if _own_name(key) and not _NUMBER.match(value):
+                continue
             documented = _documented(key, text) or _documented(key.rsplit(".", 1)[-1], text)
             # A number set in a config line needs a source even for a key none documents: the
             # block is then the writer's own, and its figures are claims like the prose's.
@@ -71,3 +76,18 @@ def unbacked_code_values(answer: str, sources: list[dict[str, Any]], users_words
             if not _backs(value, words, numbers) and m.group(0).strip() not in out:
                 out.append(m.group(0).strip())
     return out
+
+
+def _own_name(key: str) -> bool:
+    return key.rsplit(".", 1)[-1].lower() in _OWN_NAME_KEYS
+
+
+def own_names(answer: str) -> set[str]:
+    """The names the answer's code blocks give what they define (`name: sync-orders`), lower-
+    cased: the answer's own, so "apply `sync-orders.yaml`" in its prose names nothing invented."""
+    return {
+        m.group("value").strip("\"'").lower()
+        for block in FENCED_CODE.finditer(answer)
+        for m in _ASSIGNMENT.finditer(block.group(0))
+        if _own_name(m.group("key")) and not _NUMBER.match(m.group("value").strip("\"'"))
+    }

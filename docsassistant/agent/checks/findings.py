@@ -12,7 +12,7 @@ from docsassistant.agent.checks.absence import denied_coverage
 from docsassistant.agent.checks.asked_figures import figure_not_given
 from docsassistant.agent.checks.asked_identifiers import other_identifier
 from docsassistant.agent.checks.cited_clauses import quoted_sentence
-from docsassistant.agent.checks.code_values import unbacked_code_values
+from docsassistant.agent.checks.code_values import own_names, unbacked_code_values
 from docsassistant.agent.checks.comparisons import comparisons
 from docsassistant.agent.checks.conditions import dropped_conditions
 from docsassistant.agent.checks.counts import miscounted
@@ -124,6 +124,9 @@ def code_findings(
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
     # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
     named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources) + unbacked_options(answer, sources)
+    # ... but the example's own name is the answer's: "apply `sync-orders.yaml`" (QA 15 r06).
+    own = own_names(answer)
+    named = [n for n in named if not any(n.lower().rsplit(".", 1)[0] in o for o in own)]
     unbacked += [name for name in named if name not in unbacked]
     contents = [s.get("content") or "" for s in cited_sources]
     # The standalone form, so "And is it on by default?" is compared as the full question.
