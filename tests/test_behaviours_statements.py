@@ -522,3 +522,41 @@ def test_an_example_named_by_the_answer_is_not_invented(
     assert ("grounded" in flags(record)) is grounded, record["flags"]
     if not grounded:
         assert "unsupported_claims" in flags(record), record["flags"]
+
+
+WORKER_PAGES = {
+    "install.md": "# Install a worker\n\n1. Install the package: `sudo apt install quill-worker`.\n"
+    "2. Copy the server's CA certificate to `/etc/quillrun/ca.pem` and set `worker.ca_file` to it. A "
+    "worker without a trusted CA cannot connect.\n3. Set `worker.server_url` and `worker.token` in "
+    "`/etc/quillrun/worker.yaml`.\n4. Start the service: `sudo systemctl enable --now quill-worker`.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        (
+            "Yes. Set `worker.server_url` and `worker.token` in `/etc/quillrun/worker.yaml` and start the "
+            "service with `sudo systemctl enable --now quill-worker` [{install}].",
+            False,
+        ),
+        (
+            "No. Besides `worker.server_url` and `worker.token` in `/etc/quillrun/worker.yaml`, copy the "
+            "server's CA certificate to `/etc/quillrun/ca.pem` and set `worker.ca_file` to it [{install}].",
+            True,
+        ),
+    ],
+    ids=["yes-without-the-ca-step", "no-and-the-step"],
+)
+def test_a_yes_that_leaves_out_a_required_step_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 15 (w35): asked whether two settings are enough to connect a worker, a
+    model says yes and restates the steps that set them and start the service, leaving out
+    the page's CA-certificate step. Each sentence is a step of the page, so a verifier of the
+    writer's kind passes it (ragas#1689); only the yes is wrong."""
+    question = "Is it enough to set worker.server_url and worker.token to connect a new worker?"
+    record = pages_turn(model, tmp_path, WORKER_PAGES, question, "install worker server_url token", answer)
+    assert ("grounded" in flags(record)) is grounded, record["flags"]
+    if not grounded:
+        assert "unsupported_claims" in flags(record), record["flags"]

@@ -33,6 +33,7 @@ from docsassistant.agent.checks.setting_pages import settings_of_another_page
 from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
 from docsassistant.agent.checks.sibling_terms import sibling_terms
+from docsassistant.agent.checks.skipped_steps import skipped_steps
 from docsassistant.agent.checks.step_order import reordered_steps
 from docsassistant.agent.checks.support_matrix import matrix_denials
 from docsassistant.agent.checks.table_roles import swapped_table_roles
@@ -152,6 +153,8 @@ def code_findings(
     reversals += [q for q in matrix_denials(answer, cited_sources) if q not in reversals]
     # "Run `keel prune` first, then `keel forget`", every source ordering them the other way (w33).
     reversals += [q for q in reordered_steps(answer, seen) if q not in reversals]
+    # "Is it enough to set the URL and the token?" answered yes, the steps citing a CA too (15 w35).
+    reversals += [q for q in skipped_steps(answer, working, cited_sources) if q not in reversals]
     heard = " ".join(users_words)  # what may back a figure (not a question answered yes)
     asked = " ".join([*users_words, question])  # what the answer may say back unbacked
     weak = misplaced_figures(answer, seen, heard)  # figures are checked in any language
