@@ -192,6 +192,25 @@ def test_the_same_sentences_flipped_are_still_found(answer: str, question: str) 
             "from your own cron or timer [1].",
             "You can also start backups from your own cron or a systemd timer by calling `keel backup`.",
         ),
+        (  # one word of the negation's three in the other sentence is no bearing (QA 16 r17)
+            "Only Linux, on x86_64 or arm64, using the same distributions the Agent supports; there is "
+            "no Windows or macOS Relay [1].",
+            "The Relay runs on **Linux only**, on x86_64 and arm64, on the same distributions as the\n"
+            "Agent. There is no Windows or macOS build of the Relay.",
+        ),
+        (  # the source's "without stopping ingestion" is not what the answer says (QA 16 r20)
+            "Upgrade one node at a time [1]:",
+            "A cluster can be upgraded without stopping ingestion, one node at a time:",
+        ),
+        (  # a negation's scope ends at "and": the hard-wrapped line's first part is said (QA 16 r16)
+            "Data streams also need Elasticsearch 7.10+ or OpenSearch 2.6+ [1].",
+            "Data streams require Elasticsearch 7.10+ or OpenSearch 2.6+ and cannot be combined with\n"
+            "`id_field`, because data streams accept only `create` operations.",
+        ),
+        (  # "without it" is the other case, not a denial (QA 16 r12)
+            "Without it, a warnings-only file exits with 2 [1].",
+            "Exit codes: 0 success, 1 error, 2 warnings only (for check-config).",
+        ),
     ],
 )
 def test_a_negation_outside_what_two_sentences_share_is_no_reversal(answer: str, page: str) -> None:

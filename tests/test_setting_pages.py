@@ -44,3 +44,25 @@ def test_a_setting_given_from_the_page_the_question_is_not_about_is_found(
     assert bool(flagged) is found, flagged
     if found:
         assert "vault-server.md" in flagged[0] and "as 8" in flagged[0]
+
+
+def test_a_page_the_answer_cites_elsewhere_is_no_rival() -> None:
+    """Blind QA round 16 r02: the settings table's 8 GiB default, and the release note's
+    "raised from 1 TiB to 2 TiB", which the answer cites in its next sentence."""
+    table = {
+        "n": 2,
+        "source_path": "relay-configuration.md",
+        "content": "| Setting | Default | Allowed range | Description |\n|---|---|---|---|\n"
+        "| `buffer.disk.max_size` | 8 GiB | 1 GiB - 2 TiB | Total size across all sink queues. |",
+    }
+    notes = {
+        "n": 4,
+        "source_path": "release-notes.md",
+        "content": "- The maximum `buffer.disk.max_size` on the Relay is raised from 1 TiB to 2 TiB.",
+    }
+    answer = (
+        "The Relay's buffer (`buffer.disk.max_size`) is 8 GiB out of the box and is shared by all sink "
+        "queues; you can raise it to 2 TiB [2]. That 2 TiB ceiling is new in 5.2 - before, it was 1 TiB [4]."
+    )
+    question = "How big is the Relay's disk buffer by default, and how far can I raise it?"
+    assert settings_of_another_page(answer, [table, notes], [table, notes], question) == []

@@ -368,3 +368,17 @@ def test_an_invented_feature_told_in_the_pages_own_words_is_weak() -> None:
         "messages are delivered first within a partition [1]."
     )
     assert weakly_supported(answer, [page], "Does Nimbus Queue support message priorities?")
+
+
+def test_a_paraphrase_is_judged_by_its_topic_words() -> None:
+    """Blind QA round 16 r06, r25: "can't", "without", "unless" are grammar, not topic; and
+    r01: two figures of one cited table row said in the writer's words."""
+    page = {"n": 1, "content": "There is no direct upgrade from 4.x to 5.2: go through 5.0 first."}
+    assert weakly_supported("You can't jump straight to 5.2; 5.0 is a mandatory stop [1].", [page]) == []
+    row = {
+        "n": 1,
+        "content": "| Setting | Default | Allowed range |\n|---|---|---|\n| `agent.line_max_bytes` | 32 KiB | 1 KiB - 256 KiB |",
+    }
+    said = "The limit is 32 KiB unless you change it, and it can go up to 256 KiB [1]."
+    assert weakly_supported(said, [row]) == []
+    assert weakly_supported("Compression is turned off unless you change the setting [1].", [row])

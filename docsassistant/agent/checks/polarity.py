@@ -59,16 +59,19 @@ _SQL_GUARD = re.compile(r"\bif not exists\b")
 # raw data".
 # "No limit on agents" says "unlimited agents" (QA round 14 r14): a bound, not a denial.
 _NO_LIMIT = re.compile(r"\bno (?:limits?|maximum|upper bound|cap)\b")
+# "Without it, a warnings-only file exits with 2" states what happens in the other case;
+# the pronoun negates nothing the sentence says (blind QA round 16 r12).
+_WITHOUT_IT = re.compile(r"\bwithout (?:it|them|this|that|these|those|one)\b")
 # A reason's conjunction says nothing either way: "not failed for this" restates "not failed
 # because of this" (QA round 15 r18).
 _FILLER = FILLER | {"because"}
-_SCOPE_END = re.compile(r"[,;:()\[\]—–]|\b(?:if|unless)\b")
+_SCOPE_END = re.compile(r"[,;:()\[\]—–]|\b(?:if|unless|and|but)\b")
 
 
 def profile_of(text: str) -> Profile:
     """Content stems, negation scopes, opposite pairs' sides and all stems (see `Profile`)."""
     text = _CONTRAST.sub(" not ", _NEGATED_BOUND.sub(" at most ", _SQL_GUARD.sub(" if ", text.lower())))
-    text = _NO_LIMIT.sub(" unlimited ", text)
+    text = _WITHOUT_IT.sub(" otherwise ", _NO_LIMIT.sub(" unlimited ", text))
     words = tokens(text, _VERSIONED_WORD)
     present = set(words)
     content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
@@ -91,10 +94,12 @@ def profile_of(text: str) -> Profile:
 
 
 def _negations(a: Profile, b: Profile, scoped: bool) -> int:
-    """`a`'s negations; when `scoped`, only those bearing on what `b` says: one whose scope
-    holds a word of `b` (or that governs nothing). "building on macOS is not supported; use
-    the pre-built containers" does not negate "Use our pre-built Docker containers"."""
-    return sum(1 for scope in a[1] if not scoped or not scope or scope & b[3])
+    """`a`'s negations; when `scoped`, only those bearing on what `b` says: one with half of
+    its scope's words in `b` (or that governs nothing). "building on macOS is not supported;
+    use the pre-built containers" does not negate "Use our pre-built Docker containers", nor
+    "…; there is no Windows or macOS Relay" the sentence "The Relay runs on Linux only"
+    (blind QA round 16 r17: one word of three, "Relay", is no bearing)."""
+    return sum(1 for scope in a[1] if not scoped or not scope or 2 * len(scope & b[3]) >= len(scope))
 
 
 def _flips(a: Profile, b: Profile, scoped: bool = True) -> int:

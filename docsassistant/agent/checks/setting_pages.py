@@ -59,8 +59,11 @@ def settings_of_another_page(
     out: list[str] = []
     for sentence in ANSWER_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         for clause, cited in cited_clauses(sentence, by_n):
-            paths = {by_n[n].get("source_path") for n in cited}
-            others = [s for s in sources if s.get("n") not in cited and s.get("source_path") not in paths]
+            # A page the answer cites anywhere is one it answers from, not one it missed: "…
+            # raise it to 2 TiB [2]. That ceiling is new in 5.2, before it was 1 TiB [4]"
+            # (blind QA round 16 r02, the release note's "from 1 TiB to 2 TiB" no rival).
+            paths = {s.get("source_path") for s in cited_sources}
+            others = [s for s in sources if s.get("n") not in by_n and s.get("source_path") not in paths]
             for figure, name in figure_settings(clause, setting_names(sentence), names):
                 mine = [w for n in cited for figures, w in _lines(by_n[n], name) if figure in figures]
                 rival = [

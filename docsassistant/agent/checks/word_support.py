@@ -31,11 +31,15 @@ from docsassistant.agent.checks.cited_clauses import (
     quoted_sentence,
 )
 from docsassistant.agent.checks.coverage import says_nothing
-from docsassistant.agent.checks.figures import FENCED_CODE
+from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
 from docsassistant.agent.checks.words import content_stems
 
 MIN_SUPPORT = 0.3
 _POSSESSIVE = frozenset({"s"})
+# Words of polarity and grammar, not of topic: a paraphrase says "can't … unless you pass"
+# where its table says "Default / Maximum" (blind QA round 16 r03, r06, r25). Whether the
+# polarity is the source's is `reversals.py`'s question; "ca" is what "can't" leaves.
+_NOT_TOPIC = frozenset("not no never without unless nor ca wo up down out only just even still".split())  # noqa: SIM905
 _INLINE_CODE = re.compile(r"`([^`\n]*)`")
 MIN_WORDS = 3  # shorter sentences ("Yes [1].") say too little to judge
 
@@ -52,9 +56,10 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
     answers cited to another question's chunks were caught more often (dev 33 → 34 of 42,
     test 28 → 32 of 40)."""
     stems = {s.get("n"): content_stems(described_text(s)) for s in sources}
+    rows = {s.get("n"): _TABLE_ROW.findall(str(s.get("content") or "")) for s in sources}
     # What is left of a possessive ("the Vault's ports") is no word of the sentence's; held
     # out here only: dropped from every check's words it raised reversal misreads (52 → 55).
-    asked = content_stems(question) | _POSSESSIVE
+    asked = content_stems(question) | _POSSESSIVE | _NOT_TOPIC
     out: list[str] = []
     # Inline code read as words: "If metrics are enabled, `keel_files_failed_total` counts
     # the files that could not be read" is backed by the page naming that metric (QA round
@@ -69,6 +74,8 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
         if says_nothing(sentence) and CITATION_MARKER.sub("", sentence).rstrip().endswith(":"):
             continue  # a lead-in to what follows: "Here is a minimal example …:" (QA 14 r22)
         backed = _with_bounds(set().union(*(stems[n] for n in cited)))
+        if _row_backed(sentence, [rows[n] for n in cited]):
+            continue  # the figures of one table row, said in the writer's words
         # Two unbacked words at least: one alone is what is left of a sentence that mostly
         # says the question back ("…: no.").
         weak = len(judged & backed) / len(judged) < MIN_SUPPORT and len(judged - backed) >= 2
@@ -76,6 +83,19 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
         if weak or any(_invented(clause, asked, backed) for clause in clauses if not says_nothing(clause)):
             out.append(quoted_sentence(sentence))
     return out
+
+
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.M)
+
+
+def _row_backed(sentence: str, rows: list[list[str]]) -> bool:
+    """Every figure of `sentence` (two at least) is in one row of a cited table: "The limit
+    is 32 KiB unless you change it, and it can go up to 256 KiB" for the row "`line_max_bytes`
+    | 32 KiB | 1 KiB - 256 KiB |" (blind QA round 16 r01, r03). A table's words are its
+    header's, which a sentence restates in its own ("unless you change it" for "Default");
+    whether each figure keeps its column's role is `table_roles.py`'s question."""
+    figures = set(stated_figures(sentence))
+    return len(figures) >= 2 and any(figures <= set(stated_figures(row)) for table in rows for row in table)
 
 
 # "At most 32" restates a table's "maximum 32" (QA round 14 r19). Held as synonyms only where
