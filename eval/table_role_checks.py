@@ -4,10 +4,12 @@ what it catches.
 Usage: .venv/bin/python eval/table_role_checks.py --corpus PATH [--list]
 
 For each row of a corpus table with a default and a bound column whose default and bound
-figures differ (d, b), four answers held to the page:
-- "The default of `key` is d" and "`key` can be set up to b": flagged ones are misreads;
-- "The default of `key` is b" and "`key` can be set up to d": caught or not (QA round 14
-  w04: the maximum given as the default).
+figures differ (d, b), six answers held to the page:
+- "The default of `key` is d", "`key` can be set up to b" and "By default `key` is d and can
+  be set up to b": flagged ones are misreads;
+- "The default of `key` is b", "`key` can be set up to d" and "Out of the box `key` accepts
+  up to b": caught or not (QA round 14 w04, blind round 16 w07: the maximum given as the
+  default).
 - Gold: the docs-QA answers, held to the chunks holding their evidence.
 Files alternate dev/test as in `eval/reversal_checks.py`.
 """
@@ -39,6 +41,8 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
                 (f"`{row.key}` can be set up to {b} [1].", False),
                 (f"The default of `{row.key}` is {b} [1].", True),
                 (f"`{row.key}` can be set up to {d} [1].", True),
+                (f"By default `{row.key}` is {d} and can be set up to {b} [1].", False),
+                (f"Out of the box `{row.key}` accepts up to {b} [1].", True),
             ):
                 found = bool(table_roles.swapped_table_roles(answer, source))
                 if wrong:
@@ -57,7 +61,7 @@ def main() -> None:
         c = measure(args.corpus, split, listing)
         print(
             f"{split}: {c['rows']} table rows with a default and a bound; right answers misread"
-            f" {c['misread']} of {2 * c['rows']}; roles swapped, caught {c['caught']} of {c['made']}"
+            f" {c['misread']} of {3 * c['rows']}; roles swapped, caught {c['caught']} of {c['made']}"
         )
     print_gold(*gold_flags(args.corpus, args.qa, table_roles.swapped_table_roles))
     if args.list:

@@ -153,3 +153,17 @@ def test_a_ceiling_given_for_a_value_left_out_is_a_swapped_default() -> None:
         swapped_defaults("If you don't specify `--partitions`, the queue gets 8 partitions [1].", page) == []
     )
     assert swapped_defaults("If you omit it, you can still ask for up to 256 later [1].", page) == []
+
+
+def test_a_figure_beside_a_setting_is_held_to_that_settings_row() -> None:
+    """Blind QA round 16 w04: the page's 500 is both `multiline.timeout`'s 500 ms and
+    `multiline.max_lines`' bare 500; the sentence naming the timeout is held to its row."""
+    table = {
+        "content": "| Setting | Default | Description |\n|---|---|---|\n"
+        "| `multiline.timeout` | 500 ms | Flush a pending event after this idle time. |\n"
+        "| `multiline.max_lines` | 500 | Lines joined into one event at most. |"
+    }
+    wrong = "An event is flushed after `multiline.timeout`, which defaults to 500 seconds [1]."
+    assert mismatched_units(wrong, [table]) == ["500 seconds"]
+    assert mismatched_units(wrong.replace("seconds", "ms"), [table]) == []
+    assert mismatched_units("At most 500 lines are joined (`multiline.max_lines`) [1].", [table]) == []

@@ -117,16 +117,35 @@ def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
 
 def mismatched_units(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     """Figures of the answer ("500 seconds") whose cited sources state them only with another
-    unit of the same kind ("500 ms"), as the answer wrote them."""
-    sources = _stated(" \n".join(str(s.get("content") or "") for s in cited_sources))
+    unit of the same kind ("500 ms"), as the answer wrote them. A figure in a sentence that
+    names a setting is held to the sources' lines naming that setting, when they state it:
+    "`multiline.timeout` … defaults to 500 seconds" against the row "| `multiline.timeout` |
+    500 ms |", the page's `multiline.max_lines` being 500 lines (blind QA round 16 w04)."""
+    text = " \n".join(str(s.get("content") or "") for s in cited_sources)
+    sources = _stated(text)
+    lines = text.splitlines()
     out: list[str] = []
     for m in [*_RATE.finditer(answer), *_WITH_UNIT.finditer(answer)]:
         unit = _unit(m)
         there = sources.get(number_key(m.group(1)), set())
+        named = _SETTING.findall(_sentence_at(answer, m.start()))
+        held = [line for line in lines if any(f"`{name}`" in line for name in named)]
+        there = _stated(" \n".join(held)).get(number_key(m.group(1))) or there
         same_kind = {u for u in there if u[0] == unit[0]}
         if same_kind and unit not in there and same_kind == there and m.group(0) not in out:
             out.append(m.group(0))
     return out
+
+
+_SETTING = re.compile(r"`([a-z][\w-]*(?:\.[\w-]+)+)`", re.I)  # a backquoted dotted setting name
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
+
+
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of `text` holding position `at`."""
+    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text) if m.end() <= at)]
+    end = next((m.start() for m in _SENTENCE_END.finditer(text) if m.start() >= at), len(text))
+    return text[starts[-1] : end]
 
 
 # A bound before a figure: a ceiling ("up to 64 GB") or a floor ("at least 64 GB").
