@@ -173,3 +173,11 @@ def index_answer_docs(root: Path) -> Path:
     write(root / "core" / "spec.md", LOOKALIKES)
     assert index_paths([root / "core"], component="core", base=root).counts()["failed"] == 0
     return root
+
+
+def assert_verdict(record: dict[str, Any], grounded: bool, flag: str) -> None:
+    """The turn is `grounded` as expected; when it must not be, `flag` says why."""
+    kinds = [f["kind"] for f in record["flags"]]
+    assert ("grounded" in kinds) is grounded, record["flags"]
+    if not grounded:
+        assert flag in kinds, record["flags"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from answer_fixtures import (
+    assert_verdict,
     evidence_number,
     follow_up_turn,
     index_pages,
@@ -107,9 +108,7 @@ def test_a_value_or_option_from_the_wrong_statement_is_not_grounded(
     for name, value in values.items():
         text = text.replace(f"{{{name}}}", value)
     record = pages_turn(model, tmp_path, QUEUE_PAGES, question, query, text)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")
 
 
 EDITION_PAGES = {
@@ -147,9 +146,7 @@ def test_an_item_added_to_the_pages_list_is_not_grounded(
         "Enterprise edition adds",
         answer,
     )
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")
 
 
 STORAGE_PAGES = {
@@ -233,9 +230,7 @@ def test_a_statement_without_its_sources_condition_is_not_grounded(
     writer's kind marked them supported (ragas#1689). Answers keeping the condition must
     stay grounded."""
     record = pages_turn(model, tmp_path, *asked, answer)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")
 
 
 TABLE_PAGES = {
@@ -296,9 +291,7 @@ def test_a_tables_figure_or_cell_read_in_another_role_is_not_grounded(
     right answers must stay grounded."""
     text = answer.replace("{uploads}", values["uploads"]).replace("{platforms} [", values["platforms"] + " [")
     record = pages_turn(model, tmp_path, TABLE_PAGES, question, query, text)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")
 
 
 STEP_PAGES = {
@@ -324,9 +317,7 @@ def test_steps_given_in_the_opposite_order_to_the_source_are_not_grounded(
     record = pages_turn(
         model, tmp_path, STEP_PAGES, "How do I remove old snapshots?", "remove old snapshots prune", answer
     )
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")
 
 
 SETTING_PAGES = {
@@ -358,9 +349,7 @@ def test_a_follow_up_answered_with_another_settings_figure_is_not_grounded(
     record = follow_up_turn(
         model, tmp_path, SETTING_PAGES, turns, "parallel chunks maximum", page, f"The maximum is {figure}"
     )
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")
 
 
 NOTES_PAGES = {
@@ -434,9 +423,7 @@ def test_a_setting_answered_from_the_page_not_asked_about_is_not_grounded(
     )
     answer = f"It keeps {figure} weekly snapshots by default (`retention.keep_weekly`)"
     record = follow_up_turn(model, tmp_path, KEEP_PAGES, turns, "keep_weekly weekly snapshots", page, answer)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "off_question" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "off_question")
 
 
 @pytest.mark.parametrize(
@@ -460,9 +447,7 @@ def test_a_figure_asked_for_and_answered_with_none_is_not_grounded(
     record = scripted_turn(
         model, "What is the default request timeout?", query, text, [(text, t)], component="core"
     )
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "off_question" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "off_question")
 
 
 HEALTH_PAGES = {
@@ -488,9 +473,7 @@ def test_an_identifier_asked_and_another_answered_is_not_grounded(
     writer's kind passes it (ragas#1689); the reader takes one check for the other."""
     question = "What does the /readyz endpoint check?"
     record = pages_turn(model, tmp_path, HEALTH_PAGES, question, "readyz endpoint check", answer)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "off_question" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "off_question")
 
 
 JOB_PAGES = {
@@ -519,9 +502,7 @@ def test_an_example_named_by_the_answer_is_not_invented(
     )
     question = "Show me a job that runs every 15 minutes with 3 retries."
     record = pages_turn(model, tmp_path, JOB_PAGES, question, "job definition yaml example apply", answer)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")
 
 
 WORKER_PAGES = {
@@ -557,6 +538,4 @@ def test_a_yes_that_leaves_out_a_required_step_is_not_grounded(
     writer's kind passes it (ragas#1689); only the yes is wrong."""
     question = "Is it enough to set worker.server_url and worker.token to connect a new worker?"
     record = pages_turn(model, tmp_path, WORKER_PAGES, question, "install worker server_url token", answer)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "unsupported_claims" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "unsupported_claims")

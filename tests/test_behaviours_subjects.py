@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from answer_fixtures import (
+    assert_verdict,
     evidence_number,
     follow_up_turn,
     index_pages,
@@ -579,9 +580,7 @@ def test_a_follow_up_answered_with_a_peer_parts_figure_is_not_grounded(
     record = follow_up_turn(
         model, tmp_path, PART_PAGES, turns, "worker requirements PostgreSQL", "requirements.md", answer
     )
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "off_question" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "off_question")
 
 
 @pytest.mark.parametrize(
@@ -607,6 +606,4 @@ def test_a_part_given_its_peers_figure_is_not_grounded(
     7401 from "The server exposes Prometheus metrics on port 7401" beside "The worker's
     metrics endpoint is disabled by default" (ragas#1689: the verifier passes it)."""
     record = pages_turn(model, tmp_path, PART_PAGES, question, "metrics port exposed", answer)
-    assert ("grounded" in flags(record)) is grounded, record["flags"]
-    if not grounded:
-        assert "off_question" in flags(record), record["flags"]
+    assert_verdict(record, grounded, "off_question")
