@@ -51,14 +51,14 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
         for chunk in chunks:
             source = [{"content": chunk}]
             for line in chunk.splitlines():
-                m = units._WITH_UNIT.search(line)
+                m = units.WITH_UNIT.search(line)
                 if not m or line.lstrip().startswith(("```", "#")):
                     continue
                 counts["lines"] += 1
                 if units.mismatched_units(f"{line} [1]", source):
                     counts["misread"] += 1
                     listing.append(f"{split} misread {path.name}: {line[:140]}")
-                _, unit = units._unit(m)
+                _, unit = units.unit_of(m)
                 swapped = line[: m.start(2)] + _SWAP[unit] + line[m.end(2) :]
                 counts["swapped"] += 1
                 counts["caught"] += bool(units.mismatched_units(f"{swapped} [1]", source))

@@ -25,12 +25,12 @@ from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE
 from docsassistant.agent.checks.figures import FENCED_CODE, figure_key
+from docsassistant.agent.checks.sibling_terms import CLAUSE_BREAK
 from docsassistant.agent.checks.words import FILLER, content_stems, stem
 from docsassistant.agent.citations import MARKER
 
 # A number anywhere but in a name: prose, inline code and URLs alike ("HOST:7401/metrics").
 _FIGURE = re.compile(r"(?<![\w.-])\d+(?:[.,]\d+)*(?![\w-])")
-_CLAUSE = re.compile(r"[;\n]|(?<=[.!?])\s+")
 
 
 def all_figures(text: str) -> set[str]:
@@ -79,7 +79,7 @@ def peer_figures(answer: str, question: str, cited_sources: list[dict[str, Any]]
     asked = content_stems(question)
     pages = [placed_sentences(str(s.get("content") or "")) for s in cited_sources]
     out: list[str] = []
-    for clause in _CLAUSE.split(FENCED_CODE.sub(" ", answer)):
+    for clause in CLAUSE_BREAK.split(FENCED_CODE.sub(" ", answer)):
         said = content_stems(clause)
         for figure in sorted(all_figures(clause)):
             backing = [(place, page) for page in pages for place in page if figure in all_figures(place[0])]

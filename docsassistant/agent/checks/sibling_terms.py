@@ -76,11 +76,14 @@ def sibling_terms(answer: str, question: str, sources: list[dict[str, Any]]) -> 
     return out
 
 
+CLAUSE_BREAK = re.compile(r"[;\n]|(?<=[.!?])\s+")  # where an answer's clauses (and sentences) meet
+
+
 def figure_clauses(answer: str) -> list[str]:
     """The clauses of the answer that state a figure, as condition 5 reads figures ("30
     seconds", "thirty seconds", a bare `30`; not "SSE4.2"), code blocks left out: a sibling
     is a problem when its value is given."""
-    clauses = re.split(r"[;\n]|(?<=[.!?])\s+", MARKER.sub(" ", FENCED_CODE.sub(" ", answer)))
+    clauses = CLAUSE_BREAK.split(MARKER.sub(" ", FENCED_CODE.sub(" ", answer)))
     return [c for c in clauses if stated_figures(c)]
 
 

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.figures import NUMBER_WORDS, figure_key
+from docsassistant.agent.checks.setting_figures import ANSWER_SENTENCE, setting_names
 
 _ALIASES = {
     "time": {
@@ -46,7 +47,7 @@ _UNIT = {
 # Digits, or a number word ("thirty seconds" states 30 s).
 NUMBER_WORD_PATTERN = "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand"))
 _NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + NUMBER_WORD_PATTERN + r")(?![A-Za-z-]))"
-_WITH_UNIT = re.compile(_NUMBER + r"[\s-]?(" + "|".join(sorted(_UNIT, key=len, reverse=True)) + r")\b", re.I)
+WITH_UNIT = re.compile(_NUMBER + r"[\s-]?(" + "|".join(sorted(_UNIT, key=len, reverse=True)) + r")\b", re.I)
 # "100 requests per minute", "100 req/s", "5 calls a second"
 _RATE = re.compile(
     _NUMBER
@@ -60,8 +61,8 @@ def number_key(number: str) -> str:
     return figure_key(NUMBER_WORDS.get(number.lower(), number))
 
 
-def _unit(match: re.Match[str]) -> tuple[str, str]:
-    """(kind, unit) of a figure matched by `_RATE` (a rate per its period) or `_WITH_UNIT`."""
+def unit_of(match: re.Match[str]) -> tuple[str, str]:
+    """(kind, unit) of a figure matched by `_RATE` (a rate per its period) or `WITH_UNIT`."""
     kind, unit = _UNIT[match.group(2).lower()]
     return ("rate", unit) if match.re is _RATE else (kind, unit)
 
@@ -86,10 +87,10 @@ def magnitudes(text: str) -> list[tuple[str, float]]:
     second" ("rate/s", 100.0). Figures that are no plain number (versions) are left out."""
     found: dict[int, tuple[str, float]] = {}
     for m in _RATE.finditer(text):
-        found[m.start(1)] = (f"rate/{_unit(m)[1]}", float(number_key(m.group(1))))
-    for m in _WITH_UNIT.finditer(text):
+        found[m.start(1)] = (f"rate/{unit_of(m)[1]}", float(number_key(m.group(1))))
+    for m in WITH_UNIT.finditer(text):
         if m.start(1) not in found:
-            kind, unit = _unit(m)
+            kind, unit = unit_of(m)
             found[m.start(1)] = (kind, float(number_key(m.group(1))) * _SCALE[unit])
     for m in _BARE.finditer(text):
         if m.start(1) not in found:
@@ -103,11 +104,11 @@ def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
     out: dict[str, set[tuple[str, str]]] = {}
     placed: set[int] = set()
     for m in _RATE.finditer(text):
-        out.setdefault(number_key(m.group(1)), set()).add(_unit(m))
+        out.setdefault(number_key(m.group(1)), set()).add(unit_of(m))
         placed.add(m.start(1))
-    for m in _WITH_UNIT.finditer(text):
+    for m in WITH_UNIT.finditer(text):
         if m.start(1) not in placed:
-            out.setdefault(number_key(m.group(1)), set()).add(_unit(m))
+            out.setdefault(number_key(m.group(1)), set()).add(unit_of(m))
             placed.add(m.start(1))
     for m in _BARE.finditer(text):
         if m.start(1) not in placed:
@@ -125,27 +126,16 @@ def mismatched_units(answer: str, cited_sources: list[dict[str, Any]]) -> list[s
     sources = _stated(text)
     lines = text.splitlines()
     out: list[str] = []
-    for m in [*_RATE.finditer(answer), *_WITH_UNIT.finditer(answer)]:
-        unit = _unit(m)
-        there = sources.get(number_key(m.group(1)), set())
-        named = _SETTING.findall(_sentence_at(answer, m.start()))
-        held = [line for line in lines if any(f"`{name}`" in line for name in named)]
-        there = _stated(" \n".join(held)).get(number_key(m.group(1))) or there
-        same_kind = {u for u in there if u[0] == unit[0]}
-        if same_kind and unit not in there and same_kind == there and m.group(0) not in out:
-            out.append(m.group(0))
+    for sentence in ANSWER_SENTENCE.split(answer):
+        named = setting_names(sentence)
+        rows = _stated(" \n".join(line for line in lines if named & setting_names(line))) if named else {}
+        for m in [*_RATE.finditer(sentence), *WITH_UNIT.finditer(sentence)]:
+            unit = unit_of(m)
+            there = rows.get(number_key(m.group(1))) or sources.get(number_key(m.group(1)), set())
+            same_kind = {u for u in there if u[0] == unit[0]}
+            if same_kind and unit not in there and same_kind == there and m.group(0) not in out:
+                out.append(m.group(0))
     return out
-
-
-_SETTING = re.compile(r"`([a-z][\w-]*(?:\.[\w-]+)+)`", re.I)  # a backquoted dotted setting name
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
-
-
-def _sentence_at(text: str, at: int) -> str:
-    """The sentence of `text` holding position `at`."""
-    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(text) if m.end() <= at)]
-    end = next((m.start() for m in _SENTENCE_END.finditer(text) if m.start() >= at), len(text))
-    return text[starts[-1] : end]
 
 
 # A bound before a figure: a ceiling ("up to 64 GB") or a floor ("at least 64 GB").
