@@ -22,6 +22,7 @@ from corpus_checks import arguments
 
 from docsassistant.agent.checks import code_values
 from docsassistant.agent.checks.figures import FENCED_CODE
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 from docsassistant.chunking import chunk_document
 from docsassistant.loaders import LoaderError, load_document
 
@@ -40,7 +41,7 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
         if i % 2 != (0 if split == "dev" else 1):
             continue
         try:
-            chunks = [c.content for c in chunk_document(load_document(path))]
+            chunks = [unwrapped(c.content) for c in chunk_document(load_document(path))]
         except LoaderError:
             continue
         for j, chunk in enumerate(chunks):

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 from docsassistant.chunking import chunk_document
 from docsassistant.loaders import load_document
 
@@ -39,9 +40,9 @@ def _flat(text: str) -> str:
 
 
 def evidence_chunks(corpus: Path, row: dict) -> list[str]:
-    """The chunks (as indexing cuts them) of the row's source files that hold one of its
-    evidence strings (their first 60 characters)."""
-    chunks = [c.content for p in row["sources"] for c in chunk_document(load_document(corpus / p))]
+    """The chunks (as indexing cuts them, their wrapped lines joined as verify reads them) of
+    the row's source files that hold one of its evidence strings (their first 60 characters)."""
+    chunks = [unwrapped(c.content) for p in row["sources"] for c in chunk_document(load_document(corpus / p))]
     return [c for c in chunks if any(_flat(e)[:60] in _flat(c) for e in row["evidence"])]
 
 

@@ -23,6 +23,7 @@ from reversal_checks import pages
 
 from docsassistant.agent.checks import counts, units
 from docsassistant.agent.checks.words import sentences
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 
 def _changed(sentence: str, match) -> list[str]:
@@ -79,7 +80,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
     held, flagged = 0, []
     for row in answered(qa):
         held += 1
-        sources = [{"content": (corpus / p).read_text(errors="ignore")} for p in row["sources"]]
+        sources = [{"content": unwrapped((corpus / p).read_text(errors="ignore"))} for p in row["sources"]]
         if found := counts.miscounted(row["answer"], sources):
             flagged.append(f"{row['id']}: {found[0]}")
     return held, flagged

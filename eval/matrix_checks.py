@@ -18,6 +18,7 @@ from pathlib import Path
 from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import support_matrix
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 
@@ -28,7 +29,7 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     for i, path in enumerate(files):
         if i % 2 != (0 if split == "dev" else 1):
             continue
-        page = path.read_text(errors="replace")
+        page = unwrapped(path.read_text(errors="replace"))
         if not any(r for _, r in support_matrix.denied_cells(page)) and "yes" not in page.lower():
             continue
         source = [{"content": page}]

@@ -24,6 +24,7 @@ from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import removed_options
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 _SUCCESSOR = re.compile(
     r"`(?P<old>[^`\s]+)`[^.`]{0,80}?(?:renamed\s+to|replaced\s+by|in\s+favou?r\s+of)\s+(?:\w+\s+){0,3}?`(?P<new>[^`\s]+)`"
@@ -38,7 +39,7 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     for i, path in enumerate(files):
         if i % 2 != (0 if split == "dev" else 1):
             continue
-        page = path.read_text(errors="replace")
+        page = unwrapped(path.read_text(errors="replace"))
         gone = removed_options.removed_names(page)
         if not gone:
             continue

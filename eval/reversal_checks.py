@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from docsassistant.agent.checks import negated_verbs, polarity, reversals, words
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 _AUX = re.compile(r"\b(is|are|can|does|do|will|should|must|was|were)\b(?! not)")
 _NEGATION = re.compile(r"\s+(not|never)\b")
@@ -80,7 +81,7 @@ def pages(corpus: Path, split: str) -> Iterator[tuple[Path, list[str]]]:
     for i, path in enumerate(files):
         if split != "both" and i % 2 != (0 if split == "dev" else 1):
             continue
-        text = re.sub(r"\A---\n.*?\n---\n", "", path.read_text(errors="ignore"), flags=re.S)
+        text = re.sub(r"\A---\n.*?\n---\n", "", unwrapped(path.read_text(errors="ignore")), flags=re.S)
         text = re.sub(r"```.*?```|----\n.*?\n----", " ", text, flags=re.S)
         yield path, [p for p in re.split(r"\n\s*\n", text) if p.strip()]
 
@@ -123,7 +124,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
         if not row["sources"]:
             continue
         held += 1
-        pages = [(corpus / p).read_text(errors="ignore") for p in row["sources"]]
+        pages = [unwrapped((corpus / p).read_text(errors="ignore")) for p in row["sources"]]
         found = reversals.reversed_statements(row["answer"], pages, row["question"])
         found += negated_verbs.denied_verbs_asserted(row["answer"], pages, row["question"])
         if found:

@@ -25,6 +25,7 @@ from reversal_checks import pages
 
 from docsassistant.agent.checks import sibling_figures, sibling_terms
 from docsassistant.agent.checks.figures import stated_figures
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 
 def _lines(paragraph: str) -> list[tuple[str, set[tuple[str, str]], set[str]]]:
@@ -78,7 +79,7 @@ def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
         if not row["sources"]:
             continue
         held += 1
-        sources = [{"content": (corpus / p).read_text(errors="ignore")} for p in row["sources"]]
+        sources = [{"content": unwrapped((corpus / p).read_text(errors="ignore"))} for p in row["sources"]]
         if found := sibling_figures.sibling_figures(row["answer"], sources):
             flagged.append(f"{row['id']}: {found[0]}")
     return held, flagged

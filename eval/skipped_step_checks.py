@@ -22,6 +22,7 @@ from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import skipped_steps as ss
 from docsassistant.agent.checks.figures import FENCED_CODE
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 from docsassistant.chunking import chunk_document
 from docsassistant.loaders import LoaderError, load_document
 
@@ -39,8 +40,9 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
         except LoaderError:
             continue
         for chunk in chunk_document(document):
-            source = [{"content": chunk.content}]
-            steps = ss.STEP.findall(FENCED_CODE.sub(" ", chunk.content))
+            content = unwrapped(chunk.content)
+            source = [{"content": content}]
+            steps = ss.STEP.findall(FENCED_CODE.sub(" ", content))
             if len(steps) < ss.MIN_STEPS:
                 continue
             counts["lists"] += 1

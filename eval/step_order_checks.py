@@ -21,6 +21,7 @@ from pathlib import Path
 from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import step_order
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 
 def _swapped(paragraph: str, pair: tuple[str, str]) -> str:
@@ -38,7 +39,7 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     for i, path in enumerate(files):
         if i % 2 != (0 if split == "dev" else 1):
             continue
-        page = path.read_text(errors="replace")
+        page = unwrapped(path.read_text(errors="replace"))
         if not (order := step_order.source_order(page)):
             continue
         counts["pages"] += 1

@@ -21,6 +21,7 @@ from pathlib import Path
 from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import table_roles
+from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 
 def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
@@ -29,7 +30,7 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     for i, path in enumerate(files):
         if i % 2 != (0 if split == "dev" else 1):
             continue
-        page = path.read_text(errors="replace")
+        page = unwrapped(path.read_text(errors="replace"))
         source = [{"content": page}]
         for row in table_roles.table_rows(page):
             if not row.defaults or not row.bounds or not row.key:

@@ -539,3 +539,36 @@ def test_a_yes_that_leaves_out_a_required_step_is_not_grounded(
     question = "Is it enough to set worker.server_url and worker.token to connect a new worker?"
     record = pages_turn(model, tmp_path, WORKER_PAGES, question, "install worker server_url token", answer)
     assert_verdict(record, grounded, "unsupported_claims")
+
+
+PARSING_PAGES = {
+    # Wrapped at ~80 columns, as many real pages are; the negation ends one line, its verb's
+    # subject the line before.
+    "parsing.md": "# Parsing\n\nEach line is matched against `parse.pattern`. When the match takes longer than\n"
+    "`parse.timeout` (for example because of catastrophic\nbacktracking), the event is **not dropped**:\n"
+    "it is forwarded unparsed with the tag `_parse_timeout`.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        ("When the match takes longer than `parse.timeout`, the event is dropped [{parsing}].", False),
+        (
+            "When the match takes longer than `parse.timeout`, the event is not dropped: it is forwarded "
+            "unparsed with the tag `_parse_timeout` [{parsing}].",
+            True,
+        ),
+    ],
+    ids=["dropped", "forwarded"],
+)
+def test_the_opposite_of_a_hard_wrapped_sentence_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 16 (w18): the page wraps its lines, so "the event is **not dropped**:"
+    and "backtracking)," were read as sentences of their own; the fragment without the
+    negation "restated" the answer's "the event is dropped" and cleared it. A verifier of the
+    writer's kind passes it too (ragas#1689). The page's own statement stays grounded."""
+    question = "What happens to an event when parsing takes longer than parse.timeout?"
+    record = pages_turn(model, tmp_path, PARSING_PAGES, question, "parse timeout event dropped", answer)
+    assert_verdict(record, grounded, "unsupported_claims")

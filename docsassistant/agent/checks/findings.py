@@ -39,6 +39,7 @@ from docsassistant.agent.checks.support_matrix import matrix_denials
 from docsassistant.agent.checks.table_roles import swapped_table_roles
 from docsassistant.agent.checks.units import mismatched_units, reversed_bounds, swapped_defaults
 from docsassistant.agent.checks.word_support import weakly_supported
+from docsassistant.agent.checks.wrapped_lines import unwrapped_sources
 from docsassistant.agent.checks.yes_no import affirms, is_yes_no, unconfirmed_names, unconfirmed_words
 from docsassistant.agent.injection.detector import redact_injection
 from docsassistant.agent.language import looks_english, looks_foreign
@@ -77,6 +78,9 @@ def code_findings(
     reply could not be read; `user_messages`: the user's messages of the conversation;
     `sufficient`: the grader found the evidence complete; `chunks`: all the turn retrieved,
     the ones the grader set aside too."""
+    # Every check splits sources at line ends too: a sentence hard-wrapped over two lines
+    # would be read as two fragments (blind QA round 16 w18).
+    sources, seen, chunks = unwrapped_sources(sources), unwrapped_sources(seen), unwrapped_sources(chunks)
     cited_sources = [s for s in sources if s.get("n") in cited]
     # The user's own words back a figure, never the model's rewrite of them: a rewrite that
     # invents "60 seconds" would otherwise vouch for an answer repeating it (QA round 8a W4).
