@@ -37,9 +37,16 @@ def flipped(sentence: str) -> str | None:
         return _NEGATION.sub("", sentence, count=1)
     if match := _AUX.search(sentence):
         return f"{sentence[: match.end()]} not{sentence[match.end() :]}"
-    for pair in polarity.OPPOSITES:
-        for word, other in (pair, pair[::-1]):
+    return swapped(sentence)
+
+
+def swapped(sentence: str, groups: list[tuple[str, ...]] = polarity.OPPOSITES) -> str | None:
+    """The sentence with its first word of an opposite pair (or outcome group) replaced by
+    another of its group, or None."""
+    for group in groups:
+        for word in group:
             if re.search(rf"\b{word}\b", sentence):
+                other = next(w for w in group if w != word)
                 return re.sub(rf"\b{word}\b", other, sentence, count=1)
     return None
 
@@ -115,6 +122,22 @@ def measure(
     return sentences, misreads, flips, caught, verb_misreads, reworded, verb_caught, short_caught
 
 
+def outcome_swaps(corpus: Path, split: str) -> tuple[int, int]:
+    """(sentences with a word of an outcome group, those caught once it is swapped for
+    another of its group: "is truncated" said "is dropped")."""
+    groups = [g for g in polarity.OPPOSITES if g[0] in polarity.OUTCOME_WORDS]
+    swaps, caught = 0, 0
+    for _, paragraphs in pages(corpus, split):
+        for paragraph in paragraphs:
+            for sentence in words.sentences(paragraph):
+                if len(sentence.split()) < 4 or sentence.lstrip().startswith(_NOT_PROSE):
+                    continue
+                if (swap := swapped(sentence, groups)) and swap != sentence:
+                    swaps += 1
+                    caught += bool(reversals.reversed_statements(swap, [paragraph]))
+    return swaps, caught
+
+
 def gold(corpus: Path, qa: Path) -> tuple[int, list[str]]:
     """(answers held, answers flagged): the docs-QA gold answers with sources, each held to
     its whole source files by both checks (a real turn cites chunks of them, so fewer
@@ -150,6 +173,8 @@ def main() -> None:
             f"{split} negated verbs: misreads {len(verb_misreads)} of {sentences}; "
             f"put in other words caught {verb_caught} of {reworded}, shortened {short} of {reworded}"
         )
+        swaps, swaps_caught = outcome_swaps(args.corpus, split)
+        print(f"{split} outcomes: one swapped for another of its group, caught {swaps_caught} of {swaps}")
         if args.list:
             for path, sentence in misreads + verb_misreads:
                 print(f"  {path.relative_to(args.corpus)}: {sentence}")

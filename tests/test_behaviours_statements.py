@@ -572,3 +572,38 @@ def test_the_opposite_of_a_hard_wrapped_sentence_is_not_grounded(
     question = "What happens to an event when parsing takes longer than parse.timeout?"
     record = pages_turn(model, tmp_path, PARSING_PAGES, question, "parse timeout event dropped", answer)
     assert_verdict(record, grounded, "unsupported_claims")
+
+
+LINE_PAGES = {
+    "inputs.md": "# Inputs\n\nA line longer than `input.max_line_bytes` (64 KiB by default) is truncated to that "
+    "size and shipped with the tag `_truncated`. Lines are read in order, oldest file first.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        (
+            "A line longer than `input.max_line_bytes` (64 KiB by default) is dropped [{inputs}]. Lines are "
+            "read in order, oldest file first [{inputs}].",
+            False,
+        ),
+        ("Lines are read in order, newest file first [{inputs}].", False),
+        (
+            "A line longer than `input.max_line_bytes` (64 KiB by default) is truncated to that size and "
+            "shipped with the tag `_truncated` [{inputs}].",
+            True,
+        ),
+    ],
+    ids=["dropped", "newest-first", "truncated"],
+)
+def test_another_outcome_than_the_sources_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 16 (w12): a model says an over-long line is dropped where the page says
+    it is truncated (or reads the newest file first for the oldest). No "not" lies between
+    them and the two words were no opposite pair, so the sentence, all its other words the
+    page's, passed; a verifier of the writer's kind passes it too (ragas#1689)."""
+    question = "What happens to a line longer than input.max_line_bytes?"
+    record = pages_turn(model, tmp_path, LINE_PAGES, question, "line longer than max_line_bytes", answer)
+    assert_verdict(record, grounded, "unsupported_claims")

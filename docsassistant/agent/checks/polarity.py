@@ -31,14 +31,22 @@ _PAIRS = (
 # against the other paragraphs of its page) misreads went from 371 to 376 of 28,612, and one
 # word of such a pair swapped for the other was caught for 2,212 of 2,424 sentences (1
 # before). public/private was left out: 43 more misreads, all Java code lines.
-OPPOSITES = [tuple(pair.split("/")) for pair in _PAIRS.split(" ")]
+# Outcomes that exclude one another: what happens to an event, line or request ("is
+# truncated" is not "is dropped": blind QA round 16 w12), which end goes first. Any two
+# members differ as a pair's two words do; synonyms ("discarded") are left out of a group.
+_OUTCOMES = (
+    "dropped/truncated/retried/rejected drops/truncates/retries/rejects drop/truncate/retry/reject "
+    "appended/overwritten appends/overwrites oldest/newest read-only/read-write"
+)
+OPPOSITES = [tuple(group.split("/")) for group in f"{_PAIRS} {_OUTCOMES}".split(" ")]
+OUTCOME_WORDS = frozenset(_OUTCOMES.replace("/", " ").split())
 _POLAR = _NEGATIONS | {word for pair in OPPOSITES for word in pair}
 # Statements compared for polarity keep a protocol's version in its word: "HTTP/3" and
 # "HTTP/2" are not both "http" (QA round 11 s50). content_stems, which the word-share checks
 # use and were measured with, keeps `WORD`.
 _VERSIONED_WORD = re.compile(r"[a-z]+/\d+(?:\.\d+)?|" + WORD.pattern)
 # Content stems, each negation's scope (the stems of its part of the sentence), per opposite
-# pair which side (1 or 2) is used, and every stem of the text.
+# pair or outcome group which member (1, 2 …) is used, and every stem of the text.
 Profile = tuple[frozenset[str], tuple[frozenset[str], ...], dict[int, int], frozenset[str]]
 MIN_SHARED = 3  # content words two sentences must share to be about the same thing
 MIN_SHARE = 0.7  # ... and the share of the shorter one's content words they cover
@@ -82,14 +90,10 @@ def profile_of(text: str) -> Profile:
         if word in _NEGATIONS
     )
     sides: dict[int, int] = {}
-    for i, (first, second) in enumerate(OPPOSITES):
-        has = (first in present, second in present)
-        if has == (True, False):
-            sides[i] = 1
-        elif has == (False, True):
-            sides[i] = 2
-        elif has == (True, True):
-            sides[i] = 0  # both: unclear
+    for i, group in enumerate(OPPOSITES):
+        used = [n for n, word in enumerate(group, 1) if word in present]
+        if used:
+            sides[i] = used[0] if len(used) == 1 else 0  # two of a group: unclear
     return content, scopes, sides, frozenset(stem(w) for w in words if w not in _FILLER)
 
 
