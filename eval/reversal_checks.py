@@ -40,14 +40,15 @@ def flipped(sentence: str) -> str | None:
     return swapped(sentence)
 
 
-def swapped(sentence: str, groups: list[tuple[str, ...]] = polarity.OPPOSITES) -> str | None:
+def swapped(sentence: str, groups: list[tuple[tuple[str, ...], ...]] = polarity.OPPOSITES) -> str | None:
     """The sentence with its first word of an opposite pair (or outcome group) replaced by
-    another of its group, or None."""
+    the same form of another member of its group, or None."""
     for group in groups:
-        for word in group:
-            if re.search(rf"\b{word}\b", sentence):
-                other = next(w for w in group if w != word)
-                return re.sub(rf"\b{word}\b", other, sentence, count=1)
+        for n, member in enumerate(group):
+            for k, form in enumerate(member):
+                if re.search(rf"\b{form}\b", sentence):
+                    other = group[(n + 1) % len(group)]
+                    return re.sub(rf"\b{form}\b", other[min(k, len(other) - 1)], sentence, count=1)
     return None
 
 
@@ -125,7 +126,7 @@ def measure(
 def outcome_swaps(corpus: Path, split: str) -> tuple[int, int]:
     """(sentences with a word of an outcome group, those caught once it is swapped for
     another of its group: "is truncated" said "is dropped")."""
-    groups = [g for g in polarity.OPPOSITES if g[0] in polarity.OUTCOME_WORDS]
+    groups = [g for g in polarity.OPPOSITES if g[0][0] in polarity.OUTCOME_WORDS]
     swaps, caught = 0, 0
     for _, paragraphs in pages(corpus, split):
         for paragraph in paragraphs:

@@ -34,13 +34,21 @@ _PAIRS = (
 # Outcomes that exclude one another: what happens to an event, line or request ("is
 # truncated" is not "is dropped": blind QA round 16 w12), which end goes first. Any two
 # members differ as a pair's two words do; synonyms ("discarded") are left out of a group.
+# A member is written in all its forms, in the same order (base, -s, past, -ing), so
+# "never retries" restates "are never retried" instead of leaving one group for another.
 _OUTCOMES = (
-    "dropped/truncated/retried/rejected drops/truncates/retries/rejects drop/truncate/retry/reject "
-    "appended/overwritten appends/overwrites oldest/newest read-only/read-write"
+    "drop|drops|dropped|dropping/truncate|truncates|truncated|truncating/"
+    "retry|retries|retried|retrying/reject|rejects|rejected|rejecting "
+    "append|appends|appended|appending/overwrite|overwrites|overwritten|overwriting "
+    "oldest/newest read-only/read-write"
 )
-OPPOSITES = [tuple(group.split("/")) for group in f"{_PAIRS} {_OUTCOMES}".split(" ")]
-OUTCOME_WORDS = frozenset(_OUTCOMES.replace("/", " ").split())
-_POLAR = _NEGATIONS | {word for pair in OPPOSITES for word in pair}
+# Each group: its members, each member the forms of one word.
+OPPOSITES = [
+    tuple(tuple(member.split("|")) for member in group.split("/"))
+    for group in f"{_PAIRS} {_OUTCOMES}".split(" ")
+]
+OUTCOME_WORDS = frozenset(_OUTCOMES.replace("/", " ").replace("|", " ").split())
+_POLAR = _NEGATIONS | {form for group in OPPOSITES for member in group for form in member}
 # Statements compared for polarity keep a protocol's version in its word: "HTTP/3" and
 # "HTTP/2" are not both "http" (QA round 11 s50). content_stems, which the word-share checks
 # use and were measured with, keeps `WORD`.
@@ -91,7 +99,7 @@ def profile_of(text: str) -> Profile:
     )
     sides: dict[int, int] = {}
     for i, group in enumerate(OPPOSITES):
-        used = [n for n, word in enumerate(group, 1) if word in present]
+        used = [n for n, forms in enumerate(group, 1) if not present.isdisjoint(forms)]
         if used:
             sides[i] = used[0] if len(used) == 1 else 0  # two of a group: unclear
     return content, scopes, sides, frozenset(stem(w) for w in words if w not in _FILLER)
@@ -160,7 +168,7 @@ def restates_source(mine: Profile, source: Profile) -> bool:
     (QA round 11 s50)."""
     # A pair word the statement inflects otherwise ("support" for "supported") still counts.
     pairs = all(
-        pair in mine[2] or (side and stem(OPPOSITES[pair][side - 1]) in mine[0])
+        pair in mine[2] or (side and any(stem(form) in mine[0] for form in OPPOSITES[pair][side - 1]))
         for pair, side in source[2].items()
     )
     holds = source[0] <= mine[0] and pairs
