@@ -127,6 +127,17 @@ def test_claim_resting_on_uncited_or_no_source_is_a_mismatch(sources: list[int])
     assert _kinds(verdict) == ["citation_mismatch"] and verdict.status == "unsupported"
 
 
+@pytest.mark.parametrize("bare", ["No.", "Yes, it does.", "No, they aren't."])
+def test_a_bare_yes_or_no_claim_needs_no_source_of_its_own(bare: str) -> None:
+    """Blind QA round 17 (r06, r12 ...): a verifier lists the answer's opening "No." as a claim
+    with no sources; the sentence after it, cited, carries it. Alone it checks nothing."""
+    yes_no = ClaimCheck(claim=bare, supported=True, sources=[])
+    assert _kinds(judge([1], [yes_no, _claim()], [])) == ["grounded"]
+    assert _kinds(judge([1], [yes_no], [])) == ["verification_empty"]
+    other = ClaimCheck(claim="No retries happen.", supported=True, sources=[])
+    assert _kinds(judge([1], [other, _claim()], [])) == ["citation_mismatch"]
+
+
 def test_obeyed_injection_fails_even_a_supported_answer() -> None:
     verdict = judge([1], [_claim()], ["BANANA"])
     assert verdict.status == "failed" and _kinds(verdict) == ["injection_obeyed"]

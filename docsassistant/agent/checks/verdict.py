@@ -15,9 +15,26 @@ those checks; `judge` reads what they found beside the verifier's claims.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel
 
 from docsassistant.agent.schemas import ClaimCheck
+
+# "No." or "Yes, it does." alone: the answer to a yes/no question, which the sentences after
+# it carry with their citations. A verifier listing it as a claim of its own, with no source
+# (blind QA round 17: six right answers flagged `citation_mismatch`), has checked nothing;
+# what the yes or no states is checked in code (`reversals`, `figures` read the question).
+_BARE_YES_NO = re.compile(
+    r"^\W*(?:yes|no)\b(?:,?\s*(?:it|they|you|this|that|there)\s+"
+    r"(?:does|do|is|are|can|will|must|should|has|have|was)(?:\s*not|n't)?)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def _bare_yes_no(claim: ClaimCheck) -> bool:
+    """A supported claim that is only a sourceless "Yes." or "No." (see `_BARE_YES_NO`)."""
+    return claim.supported and not claim.sources and bool(_BARE_YES_NO.match(claim.claim))
 
 
 class Verdict(BaseModel):
@@ -57,6 +74,7 @@ def judge(
             ("verification_unreadable", "The verifier's reply could not be read; the answer is unchecked.")
         )
         return Verdict(status="failed" if obeyed else "unverified", flags=flags)
+    claims = [c for c in claims if not _bare_yes_no(c)]
     if not claims:
         flags.append(("verification_empty", "The verifier found no claims to check."))
         return Verdict(status="failed" if obeyed else "empty", flags=flags)
