@@ -607,3 +607,35 @@ def test_another_outcome_than_the_sources_is_not_grounded(
     question = "What happens to a line longer than input.max_line_bytes?"
     record = pages_turn(model, tmp_path, LINE_PAGES, question, "line longer than max_line_bytes", answer)
     assert_verdict(record, grounded, "unsupported_claims")
+
+
+TIMEOUT_PAGES = {
+    "outputs.md": "# Outputs\n\n`request_timeout` (default 30 s, range 5 s to 300 s) applies to each HTTP "
+    "request sent to an output.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        (
+            "Each HTTP request to an output times out after 30 seconds by default, and `request_timeout` "
+            "can be set anywhere from 5 seconds to 5 minutes [{outputs}].",
+            True,
+        ),
+        (
+            "Each HTTP request to an output times out after 30 seconds by default, and `request_timeout` "
+            "can be set anywhere from 5 seconds to 5 hours [{outputs}].",
+            False,
+        ),
+    ],
+    ids=["minutes-for-seconds", "another-quantity"],
+)
+def test_a_figure_converted_to_another_unit_is_still_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 17 (r11): a model writes the page's "300 s" as "5 minutes", a right
+    answer that was flagged for a 5 the page gives only in seconds; 5 hours is still wrong."""
+    question = "How long does the agent wait for an HTTP request to an output?"
+    record = pages_turn(model, tmp_path, TIMEOUT_PAGES, question, "request timeout output", answer)
+    assert_verdict(record, grounded, "unsupported_claims")

@@ -40,6 +40,24 @@ def test_a_statement_without_its_trailing_only_condition_is_flagged() -> None:
     assert dropped_conditions(kept, [page], asked) == []
 
 
+def test_an_only_before_the_verb_still_conditions_the_statement() -> None:
+    """Blind QA round 17 (w06, w07): "is only permitted when TLS is enabled; with TLS off …"
+    answered "They can also use basic authentication on any HTTP output", and "Setting
+    `proxy.verify = false` is only allowed when …" answered "you can turn it off at any time"."""
+    page = {
+        "n": 1,
+        "content": "Outputs may authenticate with a token or a password. Password authentication is "
+        "only permitted when TLS is enabled; with TLS off the output refuses to start. Setting "
+        "`proxy.verify = false` is only allowed when `proxy.ca_file` is also set.",
+    }
+    dropped = "Outputs can also use password authentication on any connection [1]."
+    assert dropped_conditions(dropped, [page]) == [dropped.replace(" [1]", "")]
+    unset = "You can switch the check off at any time by setting `proxy.verify = false` [1]."
+    assert dropped_conditions(unset, [page]) == [unset.replace(" [1]", "").replace("`", "")]
+    kept = "Outputs can use password authentication, but only when TLS is enabled [1]."
+    assert dropped_conditions(kept, [page]) == []
+
+
 def test_the_statement_without_its_condition_is_flagged() -> None:
     answer = "Yes, acknowledged messages can be lost if the broker crashes [1]."
     assert dropped_conditions(answer, [STORAGE]) == [answer.replace(" [1]", "")]

@@ -295,3 +295,32 @@ def test_a_source_sentence_said_whole_or_in_other_linking_words_is_left_alone(an
 def test_the_same_sentence_with_its_negation_dropped_is_still_found() -> None:
     answer = "Otherwise the run is marked `lost` and retried, because the command may still be running [1]."
     assert reversed_statements(answer, [RUNS])
+
+
+DEAD_LETTER = [
+    "Batches that fail every attempt are written to the dead-letter file when one is set, and "
+    "dropped otherwise. The dead-letter file is not replayed automatically; run the replay "
+    "command to send it again."
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reversed_"),
+    [
+        ("Nothing in the dead-letter file is replayed automatically [1].", False),
+        ("The dead-letter file is replayed automatically [1].", True),
+        (
+            "Batches that fail every attempt go to the dead-letter file when one is set, and are "
+            "dropped if not [1].",
+            False,
+        ),
+    ],
+    ids=["nothing", "flipped", "if-not"],
+)
+def test_nothing_negates_and_if_not_is_the_other_case(answer: str, reversed_: bool) -> None:
+    """Blind QA round 17 (r10, r05): "Nothing is replayed automatically" restates "is not
+    replayed automatically", and "dropped if not" says the page's "dropped otherwise"."""
+    from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
+
+    found = reversed_statements(answer, DEAD_LETTER) + denied_verbs_asserted(answer, DEAD_LETTER)
+    assert bool(found) == reversed_

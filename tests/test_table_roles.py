@@ -68,6 +68,25 @@ def test_a_no_of_a_support_table_said_as_yes_is_found() -> None:
     assert matrix_denials("The Vault does not run on macOS [1].", [table]) == []
 
 
+def test_a_no_said_yes_beside_another_column_or_a_contrast_is_found() -> None:
+    """Blind QA round 17: "supported for both the agent and the relay" of a row whose relay
+    cell says no (w23), and "the agent is supported on macOS, although the relay is not" of a
+    row whose agent cell says no (w25)."""
+    from docsassistant.agent.checks.support_matrix import matrix_denials
+
+    table = {
+        "n": 1,
+        "content": "| Platform | Agent | Relay | Notes |\n|---|---|---|---|\n"
+        "| Debian 12 | Supported | Supported | x86_64 and arm64 |\n"
+        "| Fedora 40 | Supported | Not supported | x86_64 only |\n"
+        "| macOS 14+ | Not supported | Not supported | development builds |\n",
+    }
+    assert matrix_denials("Yes, Fedora 40 is supported for both the agent and the relay [1].", [table])
+    assert matrix_denials("Yes, the agent runs on macOS 14, though the relay does not [1].", [table])
+    assert matrix_denials("Debian 12 is supported for both the agent and the relay [1].", [table]) == []
+    assert matrix_denials("On Fedora 40 the agent is supported, but the relay is not [1].", [table]) == []
+
+
 def test_out_of_the_box_says_default() -> None:
     """QA round 15 w06: "Out of the box … 400 days", 400 being the table's maximum."""
     table = {

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from docsassistant.agent.checks.counts import miscounted
-from docsassistant.agent.checks.units import mismatched_units, reversed_bounds, swapped_defaults
+from docsassistant.agent.checks.units import (
+    converted_figures,
+    mismatched_units,
+    reversed_bounds,
+    swapped_defaults,
+)
 
 PAGE = {
     "content": "The connect timeout is 500 ms. The request timeout is thirty seconds. "
@@ -167,3 +172,17 @@ def test_a_figure_beside_a_setting_is_held_to_that_settings_row() -> None:
     assert mismatched_units(wrong, [table]) == ["500 seconds"]
     assert mismatched_units(wrong.replace("seconds", "ms"), [table]) == []
     assert mismatched_units("At most 500 lines are joined (`multiline.max_lines`) [1].", [table]) == []
+
+
+def test_a_quantity_converted_to_another_unit_is_the_same_figure() -> None:
+    """Blind QA round 17 (r11, r02, r24): "5 minutes" for the page's "300 s", and "8 GiB" or
+    "(32 KiB)" beside the answer's own 8192 MiB or 32768 bytes, are right answers."""
+    page = {"content": "`request_timeout` (default 30 s, range 5 s to 300 s). Snapshots are kept 14 days."}
+    assert converted_figures("It can be set from 5 s to 5 minutes [1].", [page]) == {"5 s", "5 minutes"}
+    assert mismatched_units("It can be set anywhere from 5 seconds to 5 minutes [1].", [page]) == []
+    assert converted_figures("Snapshots are kept for two weeks [1].", [page]) == {"two weeks"}
+    own = "It goes up to 8192 MiB, i.e. 8 GiB, and lines to 32768 bytes (32 KiB) [1]."
+    assert converted_figures(own, [page]) == {"8192 MiB", "8 GiB", "32768 bytes", "32 KiB"}
+    # Another quantity is no conversion: 5 minutes is not 30 s, 500 seconds not 500 ms.
+    assert converted_figures("The request timeout defaults to 5 minutes [1].", [{"content": "30 s"}]) == set()
+    assert mismatched_units("The connect timeout is 500 seconds [1].", [PAGE]) == ["500 seconds"]

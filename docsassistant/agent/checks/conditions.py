@@ -41,11 +41,17 @@ _INLINE_CODE = re.compile(r"`([^`\n]*)`")
 # "Windows ACLs are restored only when you restore on Windows onto an NTFS volume" (QA round
 # 14 w18): a condition after the main clause restricts it only with "only" before it; a bare
 # trailing "if"/"when" clause is as often incidental ("… and retries when it fails").
+# "Basic authentication is only permitted when TLS is enabled" (blind QA round 17 w06, w07):
+# the "only" may stand before the main clause's verb, which stays the main clause's.
 _TRAILING = re.compile(
-    r"^\W*(?P<main>(?:`[^`\n]*`|[^;:`]){15,}?)(?:,\s*and)?\s+(?P<cond>only\s+(?:if|when|whenever|with|once|after|while|as\s+long\s+as|"
+    r"^\W*(?P<main>(?:`[^`\n]*`|[^;:`]){10,}?)(?:,\s*and)?\s+only\s+(?P<verb>(?:[a-z]+\s+){0,2}?)"
+    r"(?P<cond>(?:if|when|whenever|with|once|after|while|as\s+long\s+as|"
     r"provided(?:\s+that)?)\b(?:`[^`\n]*`|[^,;:`]){3,160}?)\s*[.!?]?$",
     re.I | re.S,
 )
+# Words of permission a sentence with "can" or "may" restates.
+_PERMISSION = content_stems("permitted allowed possible supported available")
+_MAY = re.compile(r"\b(?:can|may|able to)\b", re.I)
 MIN_MAIN_WORDS = 3
 MIN_RESTATED = 0.8  # of the main clause's content words the answer's sentence holds
 _AND = re.compile(r"\s+and\s+", re.I)
@@ -83,8 +89,14 @@ def split_condition(sentence: str) -> tuple[str, str] | None:
     """(condition, main clause) of a sentence that opens with a condition or ends with an
     "only if/when …" one, else None."""
     sentence = sentence.strip()
-    m = _OPENING.match(sentence) or _TRAILING.match(sentence)
-    return (m.group("cond"), m.group("main")) if m else None
+    if m := _OPENING.match(sentence):
+        return m.group("cond"), m.group("main")
+    # A trailing condition may end its clause rather than the sentence ("…; with TLS off the
+    # agent refuses to start").
+    for clause in (sentence, sentence.split(";")[0]):
+        if m := _TRAILING.match(clause.strip()):
+            return f"only {m.group('cond')}", f"{m.group('main')} {m.group('verb')}".strip()
+    return None
 
 
 def dropped_conditions(answer: str, sources: list[dict[str, Any]], users_words: str = "") -> list[str]:
@@ -99,6 +111,8 @@ def dropped_conditions(answer: str, sources: list[dict[str, Any]], users_words: 
     out: list[str] = []
     for sentence, cited in cited_sentences(unquoted, by_n):
         words = content_stems(sentence)
+        if _MAY.search(sentence):  # "can use basic authentication" restates "is permitted" (w06)
+            words |= _PERMISSION
         said = {w for w in tokens(sentence) if w in _CONDITION_WORDS}
         for found in (c for n in cited for c in conditioned(seen_text(by_n[n]))):
             if len(words & found.main) < MIN_RESTATED * len(found.main):

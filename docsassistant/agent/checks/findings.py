@@ -5,6 +5,7 @@ and holds an item once; `verdict.judge` reads them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,7 @@ from docsassistant.agent.checks.counts import miscounted
 from docsassistant.agent.checks.coverage import unchecked_sentences
 from docsassistant.agent.checks.figure_binding import borrowed_subjects, misbound_figures, misplaced_figures
 from docsassistant.agent.checks.figure_labels import figure_of_another_name, relabelled_figures
-from docsassistant.agent.checks.figures import FENCED_CODE, unbacked_numbers
+from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures, unbacked_numbers
 from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
 from docsassistant.agent.checks.list_items import invented_list_items
 from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
@@ -37,7 +38,12 @@ from docsassistant.agent.checks.skipped_steps import skipped_steps
 from docsassistant.agent.checks.step_order import reordered_steps
 from docsassistant.agent.checks.support_matrix import matrix_denials
 from docsassistant.agent.checks.table_roles import swapped_table_roles
-from docsassistant.agent.checks.units import mismatched_units, reversed_bounds, swapped_defaults
+from docsassistant.agent.checks.units import (
+    converted_figures,
+    mismatched_units,
+    reversed_bounds,
+    swapped_defaults,
+)
 from docsassistant.agent.checks.word_support import weakly_supported
 from docsassistant.agent.checks.wrapped_lines import unwrapped_sources
 from docsassistant.agent.checks.yes_no import affirms, is_yes_no, unconfirmed_names, unconfirmed_words
@@ -95,6 +101,11 @@ def code_findings(
     else:
         users_words.append(question)
     unbacked = unbacked_numbers(checked, cited_sources, " ".join(users_words))
+    # "5 minutes" for the page's "300 s", "8 GiB" after the sentence's "8192 MiB": the same
+    # quantity, unless the figure is also stated bare elsewhere (blind QA round 17).
+    if converted := converted_figures(checked, cited_sources):
+        elsewhere = set(stated_figures(re.sub("|".join(map(re.escape, converted)), " ", checked)))
+        unbacked = [figure for figure in unbacked if figure in elsewhere]
     # "deprecated in 2.9.0 and removed in 3.0.0 [release notes § 3.0.0]", the § 2.9.0 chunk
     # retrieved too: the cited page gives it (QA 14 r26), unless for something else (13 w33).
     same_page = other_chunks(cited_sources, sources)

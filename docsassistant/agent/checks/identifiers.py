@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.figures import FENCED_CODE
+from docsassistant.agent.checks.figures import CODE_SPANS
 from docsassistant.terms import code_terms
 
 # A name in a question: an identifier with `_`, `.` or `::` (`FOO_TIMEOUT`, `hnsw.ef_search`)
@@ -47,10 +47,11 @@ _GENERIC_OPTIONS = frozenset({"--help", "--version", "--verbose"})
 
 
 def unbacked_options(answer: str, sources: list[dict[str, Any]]) -> list[str]:
-    """Command-line options (`--force`) in the answer's code blocks that no source gives:
-    code is exempt from the identifier check, so an invented flag in a command passed
-    (QA round 10, s17). `--help` and its like are taken as known."""
-    code = " ".join(m.group(0) for m in FENCED_CODE.finditer(answer))
+    """Command-line options (`--force`) in the answer's code (blocks and inline spans) that no
+    source gives: code is exempt from the identifier check, so an invented flag in a command
+    passed (QA round 10, s17; inline, blind QA round 17 w27: "`kvctl buffer purge --output
+    NAME --force`" for the page's `--yes`). `--help` and its like are taken as known."""
+    code = " ".join(m.group(0) for m in CODE_SPANS.finditer(answer))
     known = " ".join(str(s.get("content") or "") for s in sources).lower()
     out: list[str] = []
     for option in _LONG_OPTION.findall(code):

@@ -40,7 +40,7 @@ _SKIPPED = frozenset({"be", "been", "being", "able", "to", "always", "ever", "di
 # when …", "cannot be changed unless …"): an answer saying it can is not its opposite.
 _CONDITIONAL = frozenset("until unless except only if when whenever before instead but otherwise".split())  # noqa: SIM905
 # A statement with one of these states a limit or a case of its own, not the plain opposite.
-_RESTRICTIVE = _CONDITIONAL | frozenset("not no never none nor neither cannot without".split())  # noqa: SIM905
+_RESTRICTIVE = _CONDITIONAL | frozenset("not no never none nor neither cannot without nothing".split())  # noqa: SIM905
 # ... and with one of these, a case of its own unless its source names the same case
 # ("can be edited after creation" against "cannot be changed after the cluster is created").
 _CASE = frozenset({"after", "once"})

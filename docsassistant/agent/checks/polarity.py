@@ -12,7 +12,7 @@ import re
 
 from docsassistant.agent.checks.words import FILLER, WORD, stem, tokens
 
-_NEGATIONS = frozenset("not no never none nor neither cannot without".split())  # noqa: SIM905
+_NEGATIONS = frozenset("not no never none nor neither cannot without nothing".split())  # noqa: SIM905
 # Opposite pairs documentation states settings and behaviour with. A sentence holding both
 # words of a pair ("not enabled, it is disabled") says nothing clear about it: the pair is skipped.
 _PAIRS = (
@@ -77,7 +77,9 @@ _SQL_GUARD = re.compile(r"\bif not exists\b")
 _NO_LIMIT = re.compile(r"\bno (?:limits?|maximum|upper bound|cap)\b")
 # "Without it, a warnings-only file exits with 2" states what happens in the other case;
 # the pronoun negates nothing the sentence says (blind QA round 16 r12).
-_WITHOUT_IT = re.compile(r"\bwithout (?:it|them|this|that|these|those|one)\b")
+_WITHOUT_IT = re.compile(
+    r"\bwithout (?:it|them|this|that|these|those|one)\b|\bif not(?=\s*(?:[.,;:)]|\[\d|$))"
+)
 # A reason's conjunction says nothing either way: "not failed for this" restates "not failed
 # because of this" (QA round 15 r18).
 _FILLER = FILLER | {"because"}

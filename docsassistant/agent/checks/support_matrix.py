@@ -86,6 +86,16 @@ def _denied(table: list[list[str]]) -> list[tuple[str, str]]:
     return out
 
 
+def row_words(text: str) -> set[str]:
+    """The first word of each row label of `text`'s yes/no tables ("macos" of "macOS 13+")."""
+    out: set[str] = set()
+    lines = [m.group(1) for line in text.splitlines() if (m := _CELLS.match(line))]
+    table = [[c.strip() for c in line.split("|")] for line in lines if not _SEPARATOR.match(line)]
+    if _denied(table):  # one table a page, in the pages this is for; several merge their rows
+        out |= {label[0] for row in table[1:] if (label := tokens(row[0]))}
+    return out
+
+
 def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     """Answer sentences saying yes where a cited yes/no table says no (see the module docstring)."""
     cells = {cell for s in cited_sources for cell in denied_cells(str(s.get("content") or ""))}
@@ -93,12 +103,25 @@ def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str
     if not denied:
         return []
     columns = {c for c, _ in cells}
+    rows = set().union(*(row_words(str(s.get("content") or "")) for s in cited_sources))
     out: list[str] = []
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        said = set(tokens(sentence))
-        named = [c for c in columns if set(c.split()) <= said]
-        if _NEGATION.search(sentence) or len(named) != 1:
-            continue  # a negation may be the table's no; two columns named, which is which
-        if any(c == named[0] and r in said for c, r in denied):
-            out.append(quoted_sentence(sentence))
+        # Each clause of a contrast on its own: "the agent is supported on macOS, although the
+        # relay is not" says yes for the agent (blind QA round 17 w25).
+        for clause in _CONTRAST.split(sentence):
+            said = set(tokens(clause))
+            named = [c for c in columns if set(c.split()) <= said]
+            if _NEGATION.search(clause) or not named:
+                continue  # a negation may be the table's no
+            # Columns named together of one row, without a negation, are all said yes:
+            # "supported for both the agent and the relay" (w23); naming two rows too ("the
+            # Vault on Linux, the agent also on macOS"), which is which is unclear.
+            if len(named) > 1 and len(said & rows) != 1:
+                continue
+            if any(c in named and r in said for c, r in denied):
+                out.append(quoted_sentence(sentence))
+                break
     return out
+
+
+_CONTRAST = re.compile(r",?\s+(?:although|though|but|while|whereas)\s+|;\s+", re.I)

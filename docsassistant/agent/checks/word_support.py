@@ -32,6 +32,7 @@ from docsassistant.agent.checks.cited_clauses import (
 )
 from docsassistant.agent.checks.coverage import says_nothing
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
+from docsassistant.agent.checks.units import converted_figures, figure_of, unit_words
 from docsassistant.agent.checks.words import content_stems
 
 MIN_SUPPORT = 0.3
@@ -56,10 +57,14 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
     answers cited to another question's chunks were caught more often (dev 33 → 34 of 42,
     test 28 → 32 of 40)."""
     stems = {s.get("n"): content_stems(described_text(s)) for s in sources}
+    # A source stating a time or size leaves that kind's unit words out of the count, backed
+    # or not: "5 minutes" restates its "300 s" (blind QA round 17 r11).
+    units = {s.get("n"): unit_words(described_text(s)) for s in sources}
     rows = {s.get("n"): _TABLE_ROW.findall(str(s.get("content") or "")) for s in sources}
     # What is left of a possessive ("the Vault's ports") is no word of the sentence's; held
     # out here only: dropped from every check's words it raised reversal misreads (52 → 55).
     asked = content_stems(question) | _POSSESSIVE | _NOT_TOPIC
+    converted = {figure_of(text) for text in converted_figures(answer, sources)}
     out: list[str] = []
     # Inline code read as words: "If metrics are enabled, `keel_files_failed_total` counts
     # the files that could not be read" is backed by the page naming that metric (QA round
@@ -68,19 +73,20 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
     unquoted = _INLINE_CODE.sub(lambda m: re.sub(r"[,;:()]", " ", m.group(1)), FENCED_CODE.sub(" ", answer))
     for sentence, cited in cited_sentences(unquoted, stems):
         words = content_stems(CITATION_MARKER.sub(" ", sentence))
-        judged = words - asked
+        aside = asked | set().union(*(units[n] for n in cited))
+        judged = words - aside
         if len(words) < MIN_WORDS or not judged:
             continue  # too short to judge, or only the user's words said back
         if says_nothing(sentence) and CITATION_MARKER.sub("", sentence).rstrip().endswith(":"):
             continue  # a lead-in to what follows: "Here is a minimal example …:" (QA 14 r22)
         backed = _with_bounds(set().union(*(stems[n] for n in cited)))
-        if _row_backed(sentence, [rows[n] for n in cited]):
+        if _row_backed(sentence, [rows[n] for n in cited], converted):
             continue  # the figures of one table row, said in the writer's words
         # Two unbacked words at least: one alone is what is left of a sentence that mostly
         # says the question back ("…: no.").
         weak = len(judged & backed) / len(judged) < MIN_SUPPORT and len(judged - backed) >= 2
         clauses = _CLAUSE_BREAK.split(CITATION_MARKER.sub(" ", sentence))
-        if weak or any(_invented(clause, asked, backed) for clause in clauses if not says_nothing(clause)):
+        if weak or any(_invented(clause, aside, backed) for clause in clauses if not says_nothing(clause)):
             out.append(quoted_sentence(sentence))
     return out
 
@@ -88,14 +94,17 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$", re.M)
 
 
-def _row_backed(sentence: str, rows: list[list[str]]) -> bool:
+def _row_backed(sentence: str, rows: list[list[str]], converted: set[str] = frozenset()) -> bool:
     """Every figure of `sentence` (two at least) is in one row of a cited table: "The limit
     is 32 KiB unless you change it, and it can go up to 256 KiB" for the row "`line_max_bytes`
     | 32 KiB | 1 KiB - 256 KiB |" (blind QA round 16 r01, r03). A table's words are its
     header's, which a sentence restates in its own ("unless you change it" for "Default");
     whether each figure keeps its column's role is `table_roles.py`'s question."""
     figures = set(stated_figures(sentence))
-    return len(figures) >= 2 and any(figures <= set(stated_figures(row)) for table in rows for row in table)
+    # A figure the sentence also gives in another unit ("32768 bytes (32 KiB)") need not be in the row.
+    return len(figures) >= 2 and any(
+        figures - converted <= set(stated_figures(row)) for table in rows for row in table
+    )
 
 
 # "At most 32" restates a table's "maximum 32" (QA round 14 r19). Held as synonyms only where
