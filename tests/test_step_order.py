@@ -41,6 +41,14 @@ def test_a_numbered_list_and_a_first_then_sentence_order_their_code() -> None:
         ("Before `keel prune`, run `keel forget` [1].", [PRUNE], []),
         # A condition, not a sequence: "if `a` …, then `b` …".
         ("If `keel prune` fails, then `keel forget` still ran [1].", [PRUNE], []),
+        # Blind QA round 17 (w21): "…, and then" after an "unless", and "After that" opening
+        # the next sentence, still give an order.
+        (
+            "Register unless you run it locally, and then start it with `keel service start` [1]. "
+            "After that, create the repository with `keel init` [1].",
+            [INSTALL],
+            ["Register unless you run it locally, and then start it with `keel service start`."],
+        ),
         # Sources that order the pair both ways say nothing about it.
         (
             "Run `keel prune` first, then `keel forget` [1].",
@@ -48,7 +56,16 @@ def test_a_numbered_list_and_a_first_then_sentence_order_their_code() -> None:
             [],
         ),
     ],
-    ids=["reversed-sentence", "same-order", "reversed-list", "same-list", "before", "condition", "both-ways"],
+    ids=[
+        "reversed-sentence",
+        "same-order",
+        "reversed-list",
+        "same-list",
+        "before",
+        "condition",
+        "and-then-after-that",
+        "both-ways",
+    ],
 )
 def test_steps_in_the_opposite_order_to_every_source_are_found(
     answer: str, sources: list[str], found: list[str]

@@ -131,3 +131,22 @@ def test_the_table_may_be_in_another_retrieved_chunk_of_the_cited_page() -> None
         chunks=[pruning, table],
     )
     assert "400 as the default of history.retention_days" in found.unbacked
+
+
+def test_a_yes_no_row_of_a_table_of_figures_is_a_support_row() -> None:
+    """Blind QA round 17 (w14): "| `drop_oldest` buffer policy | no | yes | yes |" among limits
+    per edition, answered "available in every edition, Community included"."""
+    from docsassistant.agent.checks.support_matrix import matrix_denials
+
+    table = {
+        "n": 1,
+        "content": "| Limit | Community | Team | Enterprise |\n|---|---|---|---|\n"
+        "| Outputs per agent | 2 | 8 | 32 |\n| Inputs per agent | 10 | 50 | 500 |\n"
+        "| `evict_oldest` buffer policy | no | yes | yes |\n"
+        "| Dead-letter file | - | - | - |\n",
+    }
+    said = "Yes, the `evict_oldest` buffer policy is available in every edition, Community included [1]."
+    assert matrix_denials(said, [table])
+    assert matrix_denials("The Team edition has the `evict_oldest` buffer policy [1].", [table]) == []
+    # A row of dashes is no denial: a setting with no values.
+    assert matrix_denials("Community includes a dead-letter file [1].", [table]) == []

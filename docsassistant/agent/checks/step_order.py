@@ -33,7 +33,8 @@ _SEQUENCE = re.compile(
     re.I,
 )
 _CONDITION = re.compile(r"\b(?:if|when|unless)\b", re.I)  # "if `a` is set, then `b` …": no sequence
-_BACKWARDS = re.compile(r"\b(?:before|after|prior\s+to|once)\b", re.I)
+# "After that" is a sequence, not a backwards "after" (blind QA round 17 w21).
+_BACKWARDS = re.compile(r"\b(?:before|after(?!\s+that\b)|prior\s+to|once)\b", re.I)
 Pair = tuple[str, str]
 
 
@@ -42,7 +43,13 @@ def _orders(sentence: str) -> bool:
     sentence = sentence.strip()
     if _BACKWARDS.search(sentence) or not (m := _SEQUENCE.search(sentence)):
         return False
-    return not (m.group(0).lower() == "then" and _CONDITION.search(sentence[: m.start()]))
+    # "… unless you are on Community, and then start it" is a sequence all the same (w21).
+    before = sentence[: m.start()]
+    return not (
+        m.group(0).lower() == "then"
+        and _CONDITION.search(before)
+        and not before.rstrip().lower().endswith("and")
+    )
 
 
 def _spans(text: str) -> list[str]:

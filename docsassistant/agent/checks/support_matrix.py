@@ -70,7 +70,12 @@ def _denied(table: list[list[str]]) -> list[tuple[str, str]]:
         return []
     header, rows = table[0], [r for r in table[1:] if len(r) == len(table[0])]
     cells = [c for r in rows for c in r[1:]]
-    if not cells or sum(bool(_YES.match(c) or _NO.match(c)) for c in cells) * 3 < len(cells) * 2:
+    whole = bool(cells) and sum(bool(_YES.match(c) or _NO.match(c)) for c in cells) * 3 >= len(cells) * 2
+    # In a table of figures, a row of yes and no alone is a support row all the same: "|
+    # `drop_oldest` buffer policy | no | yes | yes |" among limits per edition (blind QA round
+    # 17 w14). It needs a yes: a row of dashes is a setting with no values, not a denial.
+    support = [r for r in rows if whole or _yes_no_row(r[1:])]
+    if not support:
         return []
     words = [set(tokens(h)) - _HEADER_FILLER for h in header]
     out = []
@@ -79,11 +84,16 @@ def _denied(table: list[list[str]]) -> list[tuple[str, str]]:
         if not own:
             continue
         out.append((own, ""))  # the column itself, "no" cells or not
-        for row in rows:
+        for row in support:
             label = tokens(row[0])
             if label and _NO.match(row[j]):
                 out.append((own, label[0]))
     return out
+
+
+def _yes_no_row(cells: list[str]) -> bool:
+    """Every cell yes or no, one yes at least."""
+    return all(_YES.match(c) or _NO.match(c) for c in cells) and any(_YES.match(c) for c in cells)
 
 
 def row_words(text: str) -> set[str]:
