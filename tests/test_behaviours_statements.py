@@ -639,3 +639,32 @@ def test_a_figure_converted_to_another_unit_is_still_grounded(
     question = "How long does the agent wait for an HTTP request to an output?"
     record = pages_turn(model, tmp_path, TIMEOUT_PAGES, question, "request timeout output", answer)
     assert_verdict(record, grounded, "unsupported_claims")
+
+
+PLATFORM_PAGES = {
+    "platforms.md": "# Supported platforms\n\n| Platform | Agent | Relay | Notes |\n|---|---|---|---|\n"
+    "| Debian 12 | Supported | Supported | x86_64 and arm64 |\n"
+    "| Fedora 40 | Supported | Supported | x86_64 only |\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "grounded"),
+    [
+        (
+            "Yes. Fedora 40 is supported on both x86_64 and arm64, for the agent and the relay [{platforms}].",
+            False,
+        ),
+        ("No. Fedora 40 is supported for the agent and the relay on x86_64 only [{platforms}].", True),
+    ],
+    ids=["widened", "kept"],
+)
+def test_an_only_widened_to_a_sibling_is_not_grounded(
+    clean_db: None, model: ShapeFake, tmp_path: Path, answer: str, grounded: bool
+) -> None:
+    """Blind QA round 17 (w24): "is arm64 supported on RHEL 9?" answered "Yes ... on both x86_64
+    and arm64", the row saying "x86_64 only"; every word is the page's, and a verifier of the
+    writer's kind passes it (ragas#1689)."""
+    question = "Is arm64 supported on Fedora 40?"
+    record = pages_turn(model, tmp_path, PLATFORM_PAGES, question, "fedora arm64 platform", answer)
+    assert_verdict(record, grounded, "unsupported_claims")

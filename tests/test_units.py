@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from docsassistant.agent.checks import units
 from docsassistant.agent.checks.counts import miscounted
 from docsassistant.agent.checks.units import (
     converted_figures,
@@ -186,3 +187,13 @@ def test_a_quantity_converted_to_another_unit_is_the_same_figure() -> None:
     # Another quantity is no conversion: 5 minutes is not 30 s, 500 seconds not 500 ms.
     assert converted_figures("The request timeout defaults to 5 minutes [1].", [{"content": "30 s"}]) == set()
     assert mismatched_units("The connect timeout is 500 seconds [1].", [PAGE]) == ["500 seconds"]
+
+
+def test_minutes_written_onto_their_number_are_a_unit() -> None:
+    """Blind QA round 17 (w10): a settings row "`scan_interval` | `10s` | 1s to 5m" answered
+    "between 1 second and 5 hours": "5m" was read as a bare 5, which no unit check compares."""
+    row = {"content": "| `scan_interval` | `10s` | 1s to 5m | How often new files are looked for. |"}
+    assert mismatched_units("It can be set between 1 second and 5 hours [1].", [row]) == ["5 hours"]
+    assert mismatched_units("It can be set between 1 second and 5 minutes [1].", [row]) == []
+    # Apart or upper-case, "m" is no unit: metres, millions.
+    assert units.magnitudes("5 m, 5M") == [("", 5.0), ("", 5.0)]

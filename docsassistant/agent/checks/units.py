@@ -53,7 +53,13 @@ _UNIT_WORDS = {
 # Digits, or a number word ("thirty seconds" states 30 s).
 NUMBER_WORD_PATTERN = "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand"))
 _NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + NUMBER_WORD_PATTERN + r")(?![A-Za-z-]))"
-WITH_UNIT = re.compile(_NUMBER + r"[\s-]?(" + "|".join(sorted(_UNIT, key=len, reverse=True)) + r")\b", re.I)
+# A lower-case "m" written onto its number is minutes, as in durations ("5m", "1m to 24h"
+# beside "10s"): blind QA round 17 w10, w40 read "5m" as a bare 5, which left "5 hours" for
+# it alone. Apart ("5 m") or upper-case ("5M") it may be metres or millions.
+WITH_UNIT = re.compile(
+    _NUMBER + r"[\s-]?(" + "|".join(sorted(_UNIT, key=len, reverse=True)) + r"|(?<=\d)(?-i:m))\b", re.I
+)
+_UNIT["m"] = ("time", "min")
 # "100 requests per minute", "100 req/s", "5 calls a second"
 _RATE = re.compile(
     _NUMBER
