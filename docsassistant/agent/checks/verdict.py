@@ -19,6 +19,7 @@ import re
 
 from pydantic import BaseModel
 
+from docsassistant.agent.citations import MARKER
 from docsassistant.agent.schemas import ClaimCheck
 
 # "No." or "Yes, it does." alone: the answer to a yes/no question, which the sentences after
@@ -35,6 +36,28 @@ _BARE_YES_NO = re.compile(
 def _bare_yes_no(claim: ClaimCheck) -> bool:
     """A supported claim that is only a sourceless "Yes." or "No." (see `_BARE_YES_NO`)."""
     return claim.supported and not claim.sources and bool(_BARE_YES_NO.match(claim.claim))
+
+
+def _paragraph_sources(claims: list[ClaimCheck], answer: str) -> list[ClaimCheck]:
+    """Sourceless supported claims given the citations of the answer paragraph they come from.
+
+    Verifiers leave a sentence's sources empty when its marker is elsewhere in the paragraph
+    ("A restart isn't needed. The token file is re-read on every reload [1]."), or when they
+    cut a sentence at "i.e." (blind QA round 17 r13, r02: two right answers flagged
+    `citation_mismatch`). Condition 6 already takes such a sentence as covered by the
+    paragraph's citation; condition 4 now reads its claim the same way."""
+    paragraphs = [
+        (" ".join(MARKER.sub(" ", p).split()), MARKER.findall(p)) for p in re.split(r"\n\s*\n", answer)
+    ]
+    out = []
+    for claim in claims:
+        said = " ".join(MARKER.sub(" ", claim.claim).split()).rstrip(" .")
+        if claim.supported and not claim.sources and len(said) > 3:
+            cited = next((markers for text, markers in paragraphs if said in text and markers), [])
+            if cited:
+                claim = claim.model_copy(update={"sources": sorted({int(n) for n in cited})})
+        out.append(claim)
+    return out
 
 
 class Verdict(BaseModel):
@@ -54,6 +77,7 @@ def judge(
     weak: list[str] | None = None,
     off_question: list[str] | None = None,
     truncated: bool = False,
+    answer: str = "",
 ) -> Verdict:
     """Flags for an answer citing `cited` whose verifier returned `claims`.
 
@@ -65,7 +89,8 @@ def judge(
     `weak`, its cited sentences that share too few words with what they cite
     (`word_support.py`); `off_question`, terms of the question the answer swapped for a
     sibling term of the same page (`sibling_terms.py`); `truncated`, the answer's end is missing
-    (flagged `answer_truncated` by generate): what is left may say the opposite of the whole."""
+    (flagged `answer_truncated` by generate): what is left may say the opposite of the whole;
+    `answer`, the answer's text, gives a sourceless claim its paragraph's citations."""
     flags: list[tuple[str, str]] = []
     if obeyed:
         flags.append(("injection_obeyed", f"The answer carries out text from a source: {obeyed[0]!r}."))
@@ -74,7 +99,7 @@ def judge(
             ("verification_unreadable", "The verifier's reply could not be read; the answer is unchecked.")
         )
         return Verdict(status="failed" if obeyed else "unverified", flags=flags)
-    claims = [c for c in claims if not _bare_yes_no(c)]
+    claims = _paragraph_sources([c for c in claims if not _bare_yes_no(c)], answer)
     if not claims:
         flags.append(("verification_empty", "The verifier found no claims to check."))
         return Verdict(status="failed" if obeyed else "empty", flags=flags)

@@ -72,6 +72,7 @@ def verify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         found.weak,
         found.off_question,
         bool(state.get("truncated")),
+        answer,
     )
     verification = {
         "status": verdict.status,
