@@ -45,3 +45,22 @@ def test_an_item_no_source_mentions_added_to_a_sources_list_is_flagged() -> None
 def test_a_list_the_evidence_backs_passes(answer: str) -> None:
     """Geo-fencing is in the evidence (another sentence): not invented, whatever its truth."""
     assert invented_list_items(answer, [EDITIONS]) == []
+
+
+def test_an_item_of_another_list_of_the_sources_is_not_added() -> None:
+    """Blind QA round 17 (r20): "two CPU cores and 512 MiB of RAM, while a relay needs at least
+    four cores and 4 GiB" matches the relay's list on its cores; its "512 MiB of RAM" is the
+    agent's list's "512 MiB of memory", not an addition. An item sharing no word with any
+    list is still one."""
+    page = {
+        "n": 1,
+        "content": "2 CPU cores and 512 MiB of memory are the minimum for the agent; the relay needs "
+        "at least 4 cores, 4 GiB and a static address.",
+    }
+    right = (
+        "The agent needs at least two CPU cores and 512 MiB of RAM, while a relay needs at least "
+        "four cores, 4 GiB and a static address [1]."
+    )
+    assert invented_list_items(right, [page]) == []
+    added = "A relay needs at least four cores, 4 GiB, a static address and a GPU [1]."
+    assert invented_list_items(added, [page]) == [added.replace(" [1]", "")]
