@@ -232,6 +232,26 @@ def test_a_figure_taken_from_the_sentence_about_something_else_is_misbound() -> 
     assert misbound_figures("It was removed in 2.5 [1].", notes) == []  # too few words to place
 
 
+def test_a_figure_said_of_what_its_own_sentence_names_is_not_misbound() -> None:
+    """Blind QA round 17 (r28): "An Enterprise license keeps working for 30 days after it
+    expires" is worded like the page's sentence about the Team license's 14 days, but names
+    what the 30's own sentence is about. Said of the Team license, it is still misbound."""
+    from docsassistant.agent.checks.figure_binding import misbound_figures
+
+    page = [
+        {
+            "n": 1,
+            "content": "A Team license that expires keeps working for a grace period of 14 days, then "
+            "the agent falls back to Community limits. Enterprise licenses have a 30-day grace period.",
+        }
+    ]
+    assert (
+        misbound_figures("An Enterprise license keeps working for 30 days after it expires [1].", page) == []
+    )
+    wrong = "A Team license keeps working for 30 days after it expires [1]."
+    assert misbound_figures(wrong, page) == [wrong.replace(" [1]", "")]
+
+
 def test_one_of_several_figures_taken_from_another_statement_is_misbound() -> None:
     """QA round 13 w34: "starting at 1 second …, capped at 12 hours", the page capping the
     backoff at 5 minutes and giving 12 hours as the visibility timeout's ceiling. A clause

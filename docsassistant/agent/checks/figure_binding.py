@@ -101,16 +101,23 @@ def _bound_elsewhere(
     ceiling: QA round 13 w34). A clause joining two statements, each figure from its own,
     has no sentence holding the rest with a figure of its own, so it passes."""
     rest = figures - {figure}
-    own = max((len(words & w) for f, w in lines if figure in f), default=-1)
-    other = max(
-        (
-            len(words & w)
-            for f, w in lines
-            if figure not in f and rest <= f and (len(f) == len(figures) if rest else f)
-        ),
-        default=0,
-    )
-    return own >= 0 and other >= own + MIN_BINDING_LEAD and other * 2 >= len(words)
+    owners = [words & w for f, w in lines if figure in f]
+    others = [
+        words & w
+        for f, w in lines
+        if figure not in f and rest <= f and (len(f) == len(figures) if rest else f)
+    ]
+    own = max((len(o) for o in owners), default=-1)
+    other = max((len(o) for o in others), default=0)
+    if own < 0 or other < own + MIN_BINDING_LEAD or other * 2 < len(words):
+        return False
+    # The clause names what the figure's own sentence is about and the other is not: "An
+    # Enterprise license keeps working for 30 days after it expires", worded like the page's
+    # sentence about the Team license's 14 days, its 30 in "Enterprise licenses have a 30-day
+    # grace period" (blind QA round 17 r28).
+    # One figure only: of several, each sentence names some of what the clause says (w34).
+    best = max(others, key=len)
+    return bool(rest) or not any(o - best for o in owners if len(o) == own)
 
 
 # Sentences of an answer: a marker after the full stop stays with its sentence.
