@@ -4,10 +4,15 @@ A section longer than the chunk size is split into consecutive chunks (with over
 the chunk that matched may hold only half of the answering passage. Within a character
 budget per hit, the chunks before and after it in the same document and section are
 joined to it (overlap removed), nearest first, alternating after/before.
+
+A hit that opens inside a Markdown table (a long table cut by lines) gets the table's
+header row back from the chunks before it (`head_tables`), always: its cells mean nothing
+without their columns, to the model and to the checks.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -73,3 +78,52 @@ def widen_hits(conn: sa.Connection, hits: list[dict], budget: int) -> None:
         original = hit["content"]
         hit["content"] = widen(hit["ordinal"], original, by_hit.get(hit["chunk_id"], []), budget)
         hit["widened_by"] = len(hit["content"]) - len(original)
+
+
+_BEFORE = sa.text(
+    """
+    SELECT h.id AS hit_id, n.content
+    FROM chunks h JOIN chunks n
+      ON n.document_id = h.document_id AND n.section = h.section
+     AND n.ordinal BETWEEN h.ordinal - :reach AND h.ordinal - 1
+    WHERE h.id = ANY(CAST(:ids AS bigint[]))
+    ORDER BY h.id, n.ordinal DESC"""
+)
+_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_SEPARATOR = re.compile(r"^\s*\|?[\s:|-]*-[\s:|-]*\|?\s*$")
+
+
+def headless(content: str) -> bool:
+    """The text opens with table rows and no header (its second line no separator)."""
+    lines = content.lstrip("\n").split("\n")
+    return bool(_ROW.match(lines[0])) and not (len(lines) > 1 and _SEPARATOR.match(lines[1]))
+
+
+def table_header(before: Sequence[str]) -> str | None:
+    """The header and separator rows of the table that runs off the end of the nearest of
+    `before` (nearest first) holding one; None when the table starts nowhere in them."""
+    for text in before:
+        lines = text.rstrip().split("\n")
+        if not lines or not _ROW.match(lines[-1]):
+            return None  # the chunk before ends outside a table: nothing to continue
+        starts = [i for i in range(len(lines) - 1) if _ROW.match(lines[i]) and _SEPARATOR.match(lines[i + 1])]
+        if starts:
+            i = starts[-1]
+            return f"{lines[i]}\n{lines[i + 1]}" if all(_ROW.match(line) for line in lines[i:]) else None
+    return None
+
+
+def head_tables(conn: sa.Connection, hits: list[dict]) -> None:
+    """Prepend its table's header to each hit that opens inside a table (in place); record
+    `table_header_added`."""
+    open_rows = [h for h in hits if headless(h["content"])]
+    if not open_rows:
+        return
+    rows = conn.execute(_BEFORE, {"ids": [h["chunk_id"] for h in open_rows], "reach": REACH}).all()
+    before: dict[int, list[str]] = {}
+    for row in rows:
+        before.setdefault(row.hit_id, []).append(row.content)
+    for hit in open_rows:
+        if header := table_header(before.get(hit["chunk_id"], [])):
+            hit["content"] = f"{header}\n{hit['content'].lstrip(chr(10))}"
+            hit["table_header_added"] = True

@@ -22,7 +22,7 @@ from docsassistant.foreground import FOREGROUND
 from docsassistant.fusion import DEFAULT_WEIGHTS, diversify, fuse
 from docsassistant.inputs import MAX_COMPONENT_CHARS, InputError, clean_query, clean_text, clip_query
 from docsassistant.knowledge_graph.retrieve import graph_rank
-from docsassistant.passages import widen_hits
+from docsassistant.passages import head_tables, widen_hits
 from docsassistant.retrievers import CANDIDATES, EF_SEARCH, LIST_NAMES, ranked_lists, start_embedding
 from docsassistant.store import open_store
 from docsassistant.terms import code_terms
@@ -205,6 +205,7 @@ def _search(
             for hit in hits:
                 hit["graph_entities"] = sorted(set(via.get(hit["chunk_id"], [])))[:8]
         widen_hits(conn, hits, settings.small_to_big_chars)
+        head_tables(conn, hits)
     if component and not hits:
         # Checked only when nothing matched, which keeps a query off the hot path: an
         # unknown component is the usual reason for an empty filtered search.

@@ -177,3 +177,28 @@ def test_a_page_is_found_among_many_duplicate_chunks(clean_db, tmp_path: Path) -
     hits = search_docs("Which port does the alpha daemon listen on?", k=5)
     assert hits[0]["source_path"] == "alpha/setup.md"
     assert hits[0]["dense_rank"] == 1
+
+
+def test_a_hit_inside_a_long_table_gets_its_header_back(clean_db, tmp_path: Path) -> None:
+    """Blind QA round 17 (w40): a settings table longer than a chunk is cut by lines, and the
+    hit holding `close_after`'s row had no header: "`5m` | 1m to 24h" read as any two figures,
+    the model and the checks unable to tell the default from the range."""
+    rows = "\n".join(
+        f"| `setting_{i}` | `{i + 1}s` | 1s to 5m | Controls part {i} of the pipeline, described at some length here. |"
+        for i in range(14)
+    )
+    table = (
+        "| Setting | Default | Range | Description |\n|---|---|---|---|\n"
+        f"{rows}\n| `close_after` | `5m` | 1m to 24h | A file handle is closed after this long idle. |"
+    )
+    write(
+        tmp_path / "docs" / "inputs.md",
+        f"# Inputs\n\n## File input\n\nThe file input tails files.\n\n{table}\n",
+    )
+    index_paths([tmp_path / "docs"], "docs", base=tmp_path)
+    hit = next(h for h in search_docs("close_after idle file handle", k=5) if "`close_after`" in h["content"])
+    assert hit["content"].startswith("| Setting | Default | Range | Description |\n|---|---|---|---|\n"), hit[
+        "content"
+    ]
+    assert hit.get("table_header_added") is True
+    assert hit["content"].count("| Setting | Default |") == 1
