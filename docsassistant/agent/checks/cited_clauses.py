@@ -18,6 +18,10 @@ from docsassistant.agent.checks.words import content_stems
 CITATION_MARKER = re.compile(r"\[(\d+)\]")
 _MARKER_RUN = re.compile(r"(?:\s*\[\d+\])+")
 SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# The cells of a Markdown table line, between its outer pipes.
+TABLE_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
+# Where the clauses of a contrast meet: "supported on macOS, although the relay is not".
+CONTRAST = re.compile(r"[;:]\s+|,?\s+(?:but|while|whereas|although|though)\s+", re.I)
 
 
 def prose_words(text: str) -> set[str]:

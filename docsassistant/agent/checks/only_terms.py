@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import CONTRAST, SOURCE_SENTENCE, TABLE_CELLS, quoted_sentence
 from docsassistant.agent.checks.figures import FENCED_CODE
 from docsassistant.agent.checks.words import FILLER, tokens
 
@@ -27,8 +27,6 @@ _ONLY = re.compile(rf"\b({_TERM})\s+only\b|\bonly\s+(?:on\s+|in\s+|with\s+|for\s
 _NAME = re.compile(r"[A-Z0-9_]")
 _LISTED = re.compile(rf"\b({_TERM})(?:\s*,\s*|\s+(?:and|or)\s+)({_TERM})\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|only|cannot|without|except)\b|n't\b", re.I)
-_CLAUSE = re.compile(r"[;:]\s+|,\s+(?:but|while|whereas|although|though)\s+|\s+but\s+", re.I)
-_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
 MIN_ABOUT = 2  # words of what a sentence's restriction is about an answer clause must name
 
 
@@ -40,7 +38,7 @@ def _restrictions(text: str) -> list[tuple[str, set[str]]]:
         for m in _ONLY.finditer(line):
             if not (term := restricted_term(m, line)):
                 continue
-            if cells := _CELLS.match(line):
+            if cells := TABLE_CELLS.match(line):
                 label = tokens(cells.group(1).split("|")[0])
                 about = {label[0]} if label else set()
             else:
@@ -81,7 +79,7 @@ def widened_restrictions(answer: str, cited_sources: list[dict[str, Any]]) -> li
     siblings = _siblings(text)
     out: list[str] = []
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        for clause in _CLAUSE.split(sentence):
+        for clause in CONTRAST.split(sentence):
             if _NEGATION.search(clause):
                 continue
             said = {w.lower() for w in tokens(clause)}

@@ -17,11 +17,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import CONTRAST, SOURCE_SENTENCE, TABLE_CELLS, quoted_sentence
 from docsassistant.agent.checks.figures import FENCED_CODE
 from docsassistant.agent.checks.words import tokens
 
-_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
 _SEPARATOR = re.compile(r"^[\s|:-]+$")
 _YES = re.compile(r"^(?:yes|y|supported|✓|✔|x)$", re.I)
 _NO = re.compile(r"^(?:no|n|not\s+supported|unsupported|✗|✘|—|–|-|n/a)$", re.I)
@@ -52,17 +51,14 @@ _HEADER_FILLER = frozenset(
 def denied_cells(text: str) -> list[tuple[str, str]]:
     """(column, row word) for each "no" cell of `text`'s yes/no tables, lower-cased, and
     (column, "") for each column; a column is the words of its header no other header has."""
-    out: list[tuple[str, str]] = []
-    lines = [m.group(1) for line in text.splitlines() if (m := _CELLS.match(line))] + [None]
-    table: list[list[str]] = []
-    for line in lines:
-        if line is not None and not _SEPARATOR.match(line):
-            table.append([c.strip() for c in line.split("|")])
-            continue
-        if line is None or table:
-            out += _denied(table)
-            table = [] if line is None else table
-    return out
+    return _denied(_rows(text))
+
+
+def _rows(text: str) -> list[list[str]]:
+    """The cells of every table line of `text`, separator lines left out: a page's tables
+    are read as one, the first line its header (the pages this is for hold one such table)."""
+    lines = [m.group(1) for line in text.splitlines() if (m := TABLE_CELLS.match(line))]
+    return [[c.strip() for c in line.split("|")] for line in lines if not _SEPARATOR.match(line)]
 
 
 def _denied(table: list[list[str]]) -> list[tuple[str, str]]:
@@ -98,12 +94,8 @@ def _yes_no_row(cells: list[str]) -> bool:
 
 def row_words(text: str) -> set[str]:
     """The first word of each row label of `text`'s yes/no tables ("macos" of "macOS 13+")."""
-    out: set[str] = set()
-    lines = [m.group(1) for line in text.splitlines() if (m := _CELLS.match(line))]
-    table = [[c.strip() for c in line.split("|")] for line in lines if not _SEPARATOR.match(line)]
-    if _denied(table):  # one table a page, in the pages this is for; several merge their rows
-        out |= {label[0] for row in table[1:] if (label := tokens(row[0]))}
-    return out
+    table = _rows(text)
+    return {label[0] for row in table[1:] if (label := tokens(row[0]))} if _denied(table) else set()
 
 
 def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
@@ -118,7 +110,7 @@ def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         # Each clause of a contrast on its own: "the agent is supported on macOS, although the
         # relay is not" says yes for the agent (blind QA round 17 w25).
-        for clause in _CONTRAST.split(sentence):
+        for clause in CONTRAST.split(sentence):
             said = set(tokens(clause))
             named = [c for c in columns if set(c.split()) <= said]
             if _NEGATION.search(clause) or not named:
@@ -132,6 +124,3 @@ def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str
                 out.append(quoted_sentence(sentence))
                 break
     return out
-
-
-_CONTRAST = re.compile(r",?\s+(?:although|though|but|while|whereas)\s+|;\s+", re.I)

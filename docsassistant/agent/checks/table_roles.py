@@ -18,10 +18,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, TABLE_CELLS
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
 
-_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
 _SEPARATOR = re.compile(r"^[\s|:-]+$")
 _DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
 _BOUND_HEADER = re.compile(r"\b(?:max|maximum|min|minimum|limit|range|allowed)\b", re.I)
@@ -48,7 +47,7 @@ def table_rows(text: str) -> list[Row]:
     rows: list[Row] = []
     header: list[str] | None = None
     for line in text.splitlines():
-        m = _CELLS.match(line)
+        m = TABLE_CELLS.match(line)
         if not m:
             header = None
             continue
