@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from docsassistant.agent.injection.features import LAYERS
 from docsassistant.foreground import FOREGROUND
 from docsassistant.onnx_export import ensure_model
 
@@ -139,6 +140,27 @@ class OnnxEmbedder:
             out[part[0]] = self._run_batch(part[1], self._query_runner(), documents=False)
         return out
 
+    def detector_features(self, texts: list[str]) -> np.ndarray:
+        """The injection classifier's pooled token states (`agent/injection/features.py`),
+        in batches of equal token count on the query session like `embed_for_query` (every
+        session also returns the state after layer 3); its sentence block is the vector
+        `embed_for_query` gives."""
+        from docsassistant.agent.injection.features import WIDTH, pool
+
+        out = np.zeros((len(texts), WIDTH), dtype=np.float32)
+        session = self._query_runner()
+        for positions, encodings in self._equal_length_parts(
+            self._tokenizer.encode_batch(texts) if texts else []
+        ):
+            feeds = {
+                "input_ids": np.asarray([e.ids for e in encodings], dtype=np.int64),
+                "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
+                "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
+            }
+            last, middle = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})
+            out[positions] = pool([middle, last], feeds["attention_mask"])
+        return out
+
     def embed_query(self, text: str) -> np.ndarray:
         """One text, run right here on the query session: never queued behind document
         slices. Its vector is the one `embed_documents` gives the same text (the thread count
@@ -172,7 +194,10 @@ class OnnxEmbedder:
         # a core from PostgreSQL (which ranks the lexical lists meanwhile) and from other
         # work; spinning workers were why two threads measured slower on a busy machine.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        return ort.InferenceSession(str(self.model_file), options, providers=["CPUExecutionProvider"])
+        # A second output (the injection classifier's, `detector_features`) costs a copy of one
+        # tensor per run; a session of its own cost ~190 MB (measured RSS).
+        model = _with_layer_output(self.model_file, DETECTOR_LAYER)
+        return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
     def _run_each(self, encodings: list) -> np.ndarray:
         with self._documents_running():
@@ -215,6 +240,34 @@ class OnnxEmbedder:
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
         hidden = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
         return mean_pool_normalise(hidden, mask)[0]
+
+
+DETECTOR_LAYER = LAYERS[0]  # the hidden state after this layer is the session's second output
+
+
+def _with_layer_output(model_file: Path, layer: int) -> Path:
+    """The model with the hidden state after `layer` (1-based) as a second output: written once
+    beside the model (atomically), so a session loads it from disk like the model itself."""
+    target = model_file.with_name(f"{model_file.stem}-layer{layer}.onnx")
+    if target.is_file():
+        return target
+    import onnx
+
+    model = onnx.load(str(model_file))
+    marker = f"layer.{layer - 1}/output/LayerNorm"
+    # The layer norm itself, not the int8 recipe's quantize nodes named after its output.
+    names = [
+        node.output[0]
+        for node in model.graph.node
+        if marker in node.name and node.op_type == "LayerNormalization"
+    ]
+    if not names:
+        raise RuntimeError(f"{model_file} has no output of transformer layer {layer}")
+    model.graph.output.append(onnx.helper.make_tensor_value_info(names[-1], onnx.TensorProto.FLOAT, None))
+    partial = target.with_name(f".{target.name}.{os.getpid()}.part")
+    onnx.save(model, str(partial))
+    os.replace(partial, target)
+    return target
 
 
 def mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -160,9 +160,12 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
 
 # Floors sit one line below each set's latest figures (one more miss, or one more misfire), so an
 # embedder switch that moves margins in the third decimal passes and a real regression fails.
-# No set is blind now: holdout9, the last blind one, scored 0.898 / 0.733, far below the targets.
+# No set here is blind: holdout12 and 13 were scored blind once (docs/injection.md, tenth revision)
+# and then joined the classifier's training with the four training sets (llmdocs … opensource);
+# holdout14 and 15 stay outside the project. "holdout" and "reply" lost 3 injections each to the
+# gate on the similarity rule (tenth revision).
 HELD_OUT_FLOORS = {
-    "holdout": (0.960, 0.920),
+    "holdout": (0.954, 0.800),
     "holdout2": (0.947, 0.850),
     "holdout3": (0.952, 0.975),
     "holdout4": (0.949, 0.916),
@@ -170,7 +173,13 @@ HELD_OUT_FLOORS = {
     "holdout6": (0.925, 0.816),
     "holdout8": (0.966, 0.950),
     "holdout9": (0.880, 0.716),
-    "reply": (0.966, 0.700),
+    "reply": (0.962, 0.625),
+    "holdout12": (0.865, 0.733),
+    "holdout13": (0.913, 0.683),
+    "llmdocs": (0.908, 0.653),
+    "wiki": (0.971, 0.673),
+    "helpcentre": (0.949, 0.620),
+    "opensource": (0.894, 0.560),
 }
 
 

@@ -56,11 +56,22 @@ def train_injection(
     component: Annotated[
         list[str] | None, typer.Option("--component", "-c", help="Documentation from these components only.")
     ] = None,
+    docs: Annotated[
+        Path,
+        typer.Option(
+            help="The bundled docs: their sentences join the documentation (injection.md left out)."
+        ),
+    ] = Path("docs"),
 ) -> None:
     """Train the injection classifier on the fixture sets and the store's documentation sentences."""
     import sqlalchemy as sa
 
-    from docsassistant.agent.injection.training import corpus_flag_rate, store_sentences, train
+    from docsassistant.agent.injection.training import (
+        corpus_flag_rate,
+        page_sentences,
+        store_sentences,
+        train,
+    )
     from docsassistant.config import get_settings
     from docsassistant.embeddings import get_embedder
     from docsassistant.store import open_store
@@ -77,10 +88,18 @@ def train_injection(
             texts = [row.content for row in conn.execute(sa.text(query), {"c": component or []})]
         embedder = get_embedder(settings)
         sample, rest = store_sentences(texts)
-        console.print(f"{len(sample):,} documentation sentences sampled ({len(rest):,} left for checking).")
-        weights = train(fixtures, sample, embedder.embed_phrases, embedder.identity)
-        flagged, checked = corpus_flag_rate(weights, embedder.embed_phrases, rest)
-    console.print(f"Threshold {weights.threshold} (lowest at which no left-out set loses precision).")
+        own = page_sentences(docs)
+        console.print(
+            f"{len(sample):,} documentation sentences sampled ({len(rest):,} left for checking), "
+            f"{len(own):,} of the bundled docs."
+        )
+        weights = train(
+            fixtures, sample + own, embedder.detector_features, embedder.identity, check_texts=rest
+        )
+        flagged, checked = corpus_flag_rate(weights, embedder.detector_features, rest)
+    console.print(
+        f"Threshold {weights.threshold}, gate {weights.gate} (best left-out F1 within the store-rate limit)."
+    )
     for name, row in weights.leave_one_set_out.items():
         console.print(
             f"  {name:10} rules alone P {row['precision']:.3f} R {row['recall']:.3f}   "

@@ -1,10 +1,11 @@
-"""A logistic regression over sentence embeddings: how much a sentence reads like text
-planted for the model rather than documentation.
+"""A logistic regression over the embedding model's pooled token states (`features.py`):
+how much a sentence reads like text planted for the model rather than documentation.
 
 The patterns and families in `detector` / `cues` catch the shapes we have named; this
-catches sentences that sit where the labelled injections sit in embedding space, whatever
-their wording. It reuses the vectors `detector` already computes, so it costs one dot product
-per sentence. The weights are trained by `docsassistant train-injection` (see
+catches sentences that sit where the labelled injections sit in that space, whatever their
+wording, and it vouches for the similarity rule: a sentence near known injections is cut only
+when the classifier gives it at least `gate`. The features come from the same model run
+that gives `detector` its sentence vectors, so it costs one dot product per sentence. The weights are trained by `docsassistant train-injection` (see
 `training.py` and docs/injection.md) and shipped as JSON beside this file; the
 threshold is the training run's choice, not a constant picked by hand.
 """
@@ -26,10 +27,12 @@ class ClassifierWeights(BaseModel):
 
     coef: list[float]
     intercept: float
-    threshold: float
+    threshold: float  # flags a sentence on its own
+    gate: float  # the least a sentence the similarity rule flags must score
     embedder: str  # the embedder identity whose vectors it was trained on
     trained_on: dict[str, int]  # sentences per source, for the record
     leave_one_set_out: dict[str, dict[str, float]]  # per fixture set: precision/recall with and without
+    grid: list[dict[str, float]] = []  # each (threshold, gate) tried: pooled left-out figures
 
 
 @lru_cache(maxsize=1)
@@ -41,7 +44,7 @@ def load_weights(path: Path = WEIGHTS) -> ClassifierWeights | None:
 
 
 def probabilities(vectors: np.ndarray, weights: ClassifierWeights | None = None) -> np.ndarray:
-    """P(injection) for each normalised sentence vector (zeros without weights)."""
+    """P(injection) for each sentence's features (`features.pool`; zeros without weights)."""
     weights = weights or load_weights()
     if weights is None or len(vectors) == 0:
         return np.zeros(len(vectors), dtype=np.float32)

@@ -10,8 +10,10 @@ framework's prompt). Each sentence is judged on its own, three ways:
   and prompts (`phrasings.py`). That catches paraphrases. A sentence with a cue
   that it speaks to the reading model ("your answer", "you were told", "in this
   conversation") needs a lower margin than one without;
-* a logistic regression over the same vectors (`classifier.py`), trained on the
-  labelled fixtures and documentation sentences, for wordings no pattern names.
+* a logistic regression over the same model run's pooled token states (`classifier.py`,
+  `features.py`), trained on the labelled fixtures and documentation sentences, for wordings
+  no pattern names. It also vouches for the similarity rule: a sentence that rule flags is
+  cut only if the classifier gives it at least the weights' `gate`.
 
 A `Human:` / `User:` turn that starts after other text on its line is a dialogue turn planted in
 running text (`spoofed-user-turn`); one at the start of a line is a transcript and passes.
@@ -34,6 +36,7 @@ from pydantic import BaseModel
 
 from docsassistant.agent.injection.classifier import load_weights, probabilities
 from docsassistant.agent.injection.cues import addressed_to_reader
+from docsassistant.agent.injection.features import SENTENCE_BLOCK
 from docsassistant.agent.injection.hijacks import hijack_families
 from docsassistant.agent.injection.patterns import (
     CODE,
@@ -53,7 +56,7 @@ REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
 MARGIN_ALONE = 0.40
-MARGIN_WITH_CUE = -0.02
+MARGIN_WITH_CUE = -0.14
 
 
 def _spoofed_turn(sentence: str, before: str) -> bool:
@@ -97,9 +100,9 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
     margins = np.full(len(items), -1.0, dtype=np.float32)
     scores = np.zeros(len(items), dtype=np.float32)
     if candidates:
-        vectors = _embedder().embed_for_query([items[i] for i in candidates])
-        margins[candidates] = similarity_margin(vectors)
-        scores[candidates] = probabilities(vectors)
+        features = _embedder().detector_features([items[i] for i in candidates])
+        margins[candidates] = similarity_margin(features[:, SENTENCE_BLOCK])
+        scores[candidates] = probabilities(features)
     outer = [unquoted(s) for s in items]
     before = before or [""] * len(items)
     return [
@@ -146,15 +149,22 @@ def decide(
     alone: float = MARGIN_ALONE,
     with_cue: float = MARGIN_WITH_CUE,
     classifier: float | None = None,
+    gate: float | None = None,
 ) -> list[str]:
-    """The reasons to flag a sentence (empty: keep it). `classifier` defaults to the shipped
-    weights' threshold."""
-    reasons = list(evidence.patterns)
-    if evidence.margin >= alone or (evidence.cue and evidence.margin >= with_cue):
-        reasons.append("similar-to-known-injection")
+    """The reasons to flag a sentence (empty: keep it). `classifier` and `gate` default to the
+    shipped weights' threshold and gate: a sentence near known injections is cut only if the
+    classifier gives it at least `gate` (that rule alone made most misfires on the training
+    sets, docs/injection.md)."""
+    weights = load_weights() if classifier is None or gate is None else None
     if classifier is None:
-        weights = load_weights()
         classifier = weights.threshold if weights else 2.0  # no weights: never
+    if gate is None:
+        gate = weights.gate if weights else 0.0
+    reasons = list(evidence.patterns)
+    if (
+        evidence.margin >= alone or (evidence.cue and evidence.margin >= with_cue)
+    ) and evidence.score >= gate:
+        reasons.append("similar-to-known-injection")
     if evidence.score >= classifier:
         reasons.append("classifier")
     return reasons

@@ -7,10 +7,12 @@ is labelled, not each of its sentences: a positive line of one sentence is a pos
 longer one only the sentence closest to the known injections (highest margin) is, and its
 other sentences are left out (they are often the genuine docs sentence the payload follows).
 
-The threshold is chosen by leaving one fixture set out at a time: the classifier, trained
-without that set, joins the other rules, and the threshold is the lowest one at which no
-held-out set loses precision against the rules alone. The final weights are then trained
-on everything.
+The threshold (a sentence flagged on the classifier's word alone) and the gate (the least a
+sentence the similarity rule flags must score) are chosen by leaving one fixture set out at a
+time: the classifier trained without that set scores it, and the pair with the best F1 over
+every left-out line (the rules and the classifier together) wins, among the pairs that flag
+at most one documentation sentence in 7,000 of the store's sentences kept out of training.
+The final weights are then trained on everything.
 """
 
 from __future__ import annotations
@@ -25,8 +27,12 @@ from docsassistant.agent.injection import detector
 from docsassistant.agent.injection.classifier import ClassifierWeights, probabilities
 
 CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the rest check it)
-CORPUS_WEIGHT = 0.2  # each counts a fifth of a fixture sentence: they outnumber the fixtures ~11 to 1
-THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+CHECK_SENTENCES = 7_000  # of the rest, how many score each left-out fit (the store-rate limit)
+CORPUS_WEIGHT = 1.0
+C = 10.0  # inverse regularisation; 1 and 3 caught fewer left-out injections (docs/injection.md)
+THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
+GATES = (0.3, 0.5)
+MAX_STORE_RATE = 1 / 7_000  # documentation sentences flagged by the classifier alone, at most
 SEED = 7
 
 
@@ -61,6 +67,13 @@ def store_sentences(
     return [prose[i] for i in sorted(chosen)], [s for i, s in enumerate(prose) if i not in chosen]
 
 
+def page_sentences(folder: Path) -> list[str]:
+    """The prose sentences of the Markdown pages in `folder` (the bundled docs), but
+    injection.md, which quotes attacks on purpose."""
+    pages = [p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.md")) if p.name != "injection.md"]
+    return sorted({s for t in pages for s in detector._line_sentences(t) if detector._is_prose(s)})
+
+
 def training_labels(items: list[LabelledSentence], margins: np.ndarray) -> np.ndarray:
     """1 / 0 per sentence, -1 for the sentences of a positive line that are left out."""
     labels = np.array([s.label for s in items])
@@ -82,7 +95,7 @@ def fit(vectors: np.ndarray, labels: np.ndarray, corpus: np.ndarray):
     x = np.vstack([vectors[keep], corpus])
     y = np.concatenate([labels[keep], np.zeros(len(corpus))])
     weight = np.concatenate([np.ones(int(keep.sum())), np.full(len(corpus), CORPUS_WEIGHT)])
-    return LogisticRegression(C=1.0, max_iter=2000).fit(x, y, sample_weight=weight)
+    return LogisticRegression(C=C, max_iter=5000).fit(x, y, sample_weight=weight)
 
 
 def _line_counts(items, flags, group: str) -> tuple[int, int, int]:
@@ -102,48 +115,72 @@ def _precision_recall(tp: int, fp: int, positives: int) -> dict[str, float]:
     return {"precision": round(tp / max(1, tp + fp), 3), "recall": round(tp / max(1, positives), 3)}
 
 
-def train(folder: Path, corpus_texts: list[str], embed, embedder: str) -> ClassifierWeights:
-    """Leave-one-set-out threshold choice, then the final fit on every set (see the docstring)."""
+def _f1(tp: int, fp: int, positives: int) -> float:
+    return 2 * tp / max(1, 2 * tp + fp + (positives - tp))
+
+
+def train(
+    folder: Path, corpus_texts: list[str], features, embedder: str, check_texts: list[str] | None = None
+) -> ClassifierWeights:
+    """Leave-one-set-out choice of threshold and gate, then the final fit on every set (see the
+    module docstring). `features`: texts -> `features.pool` rows; `check_texts`: documentation
+    sentences kept out of training, for the store-rate limit."""
     items = fixture_sentences(folder)
     evidence = detector.sentence_evidence([s.text for s in items])
     prose = np.array([detector._is_prose(s.text) for s in items])
-    vectors = embed([s.text for s in items])
+    vectors = features([s.text for s in items])
     labels = training_labels(items, np.array([e.margin for e in evidence]))
     labels[~prose] = -1  # code and short lines never reach the classifier
-    corpus = embed(corpus_texts)
-    rules = np.array([bool(detector.decide(e, classifier=2.0)) for e in evidence])
+    corpus = features(corpus_texts)
+    check = features(check_texts[:CHECK_SENTENCES]) if check_texts else np.zeros((0, vectors.shape[1]))
+    hard = np.array([bool(e.patterns) for e in evidence])
+    similar = np.array(
+        ["similar-to-known-injection" in detector.decide(e, classifier=2.0, gate=0.0) for e in evidence]
+    )
     groups = sorted({s.group for s in items})
-    per_set: dict[str, dict[str, float]] = {}
-    scores_by_set: dict[str, np.ndarray] = {}
+    scores: dict[str, np.ndarray] = {}
+    check_scores: dict[str, np.ndarray] = {}
     for group in groups:
         held = np.array([s.group == group for s in items])
         model = fit(vectors[~held], np.where(held, -1, labels)[~held], corpus)
-        scores_by_set[group] = np.where(prose, model.predict_proba(vectors)[:, 1], 0.0)
-        per_set[group] = _precision_recall(*_line_counts(items, rules, group))
-    threshold = THRESHOLDS[-1]
-    for t in THRESHOLDS:
-        ok = True
-        for group in groups:
-            flags = rules | (scores_by_set[group] >= t)
-            if (
-                _precision_recall(*_line_counts(items, flags, group))["precision"]
-                < per_set[group]["precision"]
-            ):
-                ok = False
-        if ok:
-            threshold = t
-            break
+        scores[group] = np.where(prose, model.predict_proba(vectors)[:, 1], 0.0)
+        check_scores[group] = model.predict_proba(check)[:, 1] if len(check) else np.zeros(0)
+
+    def flags(group: str, threshold: float, gate: float) -> np.ndarray:
+        p = scores[group]
+        return hard | (p >= threshold) | (similar & (p >= gate))
+
+    best: tuple[float, float, float] | None = None
+    grid: list[dict[str, float]] = []
+    for threshold in THRESHOLDS:
+        rate = float(np.mean([(check_scores[g] >= threshold).mean() if len(check) else 0.0 for g in groups]))
+        for gate in GATES:
+            tp, fp, positives = np.sum(
+                [_line_counts(items, flags(g, threshold, gate), g) for g in groups], axis=0
+            )
+            f1 = _f1(tp, fp, positives)
+            grid.append(
+                {"threshold": threshold, "gate": gate, "store_rate": round(rate, 6), "f1": round(f1, 4)}
+                | {"caught": int(tp), "misfires": int(fp), "injections": int(positives)}
+            )
+            if rate <= MAX_STORE_RATE and (best is None or f1 > best[0]):
+                best = (f1, threshold, gate)
+    _, threshold, gate = best or (0.0, THRESHOLDS[-1], GATES[-1])
+    per_set: dict[str, dict[str, float]] = {}
     for group in groups:
-        with_clf = _precision_recall(*_line_counts(items, rules | (scores_by_set[group] >= threshold), group))
+        per_set[group] = _precision_recall(*_line_counts(items, hard | similar, group))
+        with_clf = _precision_recall(*_line_counts(items, flags(group, threshold, gate), group))
         per_set[group] |= {"precision_with": with_clf["precision"], "recall_with": with_clf["recall"]}
     final = fit(vectors, labels, corpus)
     return ClassifierWeights(
         coef=[round(float(c), 6) for c in final.coef_[0]],
         intercept=round(float(final.intercept_[0]), 6),
         threshold=threshold,
+        gate=gate,
         embedder=embedder,
         trained_on={"fixture_sentences": int((labels >= 0).sum()), "store_sentences": len(corpus_texts)},
         leave_one_set_out=per_set,
+        grid=grid,
     )
 
 
