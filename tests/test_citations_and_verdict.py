@@ -71,6 +71,10 @@ def test_citations_by_source_path_become_markers(answer: str, cleaned: str, used
         "Use `retry(3)` here.",  # inline code
         "```python\nitems = [1, 2]\nretry(1)\n```",  # a code block
         "A range like [1-30] is not a citation.",
+        # A dot that starts a name is no full stop (blind QA round 19 r34: "the .lock file"
+        # was shown as "the.lock file").
+        "Don't delete the .lock file while a broker runs.",
+        "Add .env and .venv to .gitignore, then commit.",
     ],
 )
 def test_numbers_in_prose_and_code_are_left_alone(answer: str) -> None:
@@ -224,6 +228,28 @@ def test_a_figure_written_another_way_is_still_backed(answer: str, unbacked: lis
     """Correct answers restate figures: an ordinal word as "2nd", "2k" as 2,000. Flagging
     those as unsupported would teach readers to ignore the flag."""
     assert unbacked_numbers(answer, [STEPS]) == unbacked
+
+
+SESSION = {
+    "title": "Consumers",
+    "section": "",
+    "content": "session_timeout went from 10 s to 45 s in 4.2; max_poll_interval accepts 1 s to 24 h.",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "unbacked"),
+    [
+        # Blind QA round 19 r09, r36: read as 5 and 4, which no source held.
+        ("It went from ten seconds to forty-five seconds [1].", []),
+        ("It can be set up to twenty-four hours [1].", []),
+        ("It can be set up to twenty four hours [1].", []),
+        ("It went to forty-six seconds [1].", ["46"]),  # a wrong compound is still caught
+        ("It can be set up to thirty-four hours [1].", ["34"]),
+    ],
+)
+def test_a_compound_number_word_is_one_figure(answer: str, unbacked: list[str]) -> None:
+    assert unbacked_numbers(answer, [SESSION]) == unbacked
 
 
 RETRY_CLAIM = ClaimCheck(claim="The default retry count is 3.", supported=True, sources=[1])

@@ -44,6 +44,15 @@ def test_rows_of_a_table_with_a_default_and_a_bound_column_are_read() -> None:
             ["32 as the default of backup.parallel_uploads"],
         ),
         ("The agent uploads 32 chunks at a time [1].", []),  # no setting named
+        (  # the range restated beside a default the figure check cannot read (blind QA round 19 r11)
+            "By default it compresses at a moderate level, and `backup.compression_level` can be set"
+            " anywhere from 1 to 19 [1].",
+            [],
+        ),
+        (  # a range restated does not excuse a wrong default beside it
+            "By default `backup.compression_level` is 19, and it accepts anything from 1 to 19 [1].",
+            ["19 as the default of backup.compression_level"],
+        ),
     ],
 )
 def test_a_figure_in_the_other_columns_role_is_found(answer: str, found: list[str]) -> None:

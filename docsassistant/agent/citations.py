@@ -161,5 +161,7 @@ def check_citations(
 
 
 def _tidy(prose: str) -> str:
-    prose = re.sub(r"[ \t]+([.,;:!?])", r"\1", prose)  # no space left before punctuation
+    # No space left before punctuation where a marker was cut ("three [Document 9] ."); a dot
+    # or colon that starts a word (".lock", ":8080") is not punctuation and keeps its space.
+    prose = re.sub(r"[ \t]+([.,;:!?])(?![\w/~-])", r"\1", prose)
     return re.sub(r"(?<=\S)[ \t]{2,}", " ", prose)

@@ -27,6 +27,21 @@ NUMBER_WORDS = {
         "fifteen sixteen seventeen eighteen nineteen twenty".split()
     )
 } | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "hundred": "100", "thousand": "1000"}
+NUMBER_WORDS |= {"seventy": "70", "eighty": "80", "ninety": "90"}
+# "forty-five" is 45, not a 40 and a 5 (blind QA round 19 r09, r36: "forty-five seconds" and
+# "twenty-four hours" were read as 5 and 4, which no source held).
+COMPOUND_NUMBER = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s](?:one|two|three|four|five|six|seven|eight|nine)"
+_COMPOUND = re.compile(r"\b" + COMPOUND_NUMBER + r"\b", re.I)
+
+
+def word_number(text: str) -> str | None:
+    """The value of a number word or a compound one ("forty-five" → "45"), else None."""
+    words = re.split(r"[-\s]+", text.strip().lower())
+    if len(words) == 2 and all(w in NUMBER_WORDS for w in words):
+        return str(int(NUMBER_WORDS[words[0]]) + int(NUMBER_WORDS[words[1]]))
+    return NUMBER_WORDS.get(words[0]) if len(words) == 1 else None
+
+
 # A source's "second step" backs an answer's "2nd step".
 _ORDINAL_WORDS = {
     word: str(value)
@@ -87,6 +102,7 @@ def _numbers(text: str) -> set[str]:
     lowered = re.findall(r"[a-z]+", text.lower())
     return (
         found
+        | {word_number(m.group(0)) or "" for m in _COMPOUND.finditer(text)} - {""}
         | {NUMBER_WORDS[w] for w in lowered if w in NUMBER_WORDS}
         | {_ORDINAL_WORDS[w] for w in lowered if w in _ORDINAL_WORDS}
     )
@@ -111,8 +127,11 @@ _UNITS = (
     + COUNTED_THINGS
 )
 _WORD_FIGURE = re.compile(
-    r"\b(" + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand")) + r")"
-    rf"\s+(?:{_UNITS})\b",
+    r"\b("
+    + COMPOUND_NUMBER
+    + "|"
+    + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand"))
+    + rf")\s+(?:{_UNITS})\b",
     re.I,
 )
 
@@ -126,7 +145,11 @@ def _word_figures(prose: str) -> list[str]:
     """Figures written as words in the answer ("sixty seconds" states 60); scaled ones
     ("twenty thousand") are read by `_stated`."""
     scaled = {m.start() for m in _SCALED_WORDS.finditer(prose)}
-    return [NUMBER_WORDS[m.group(1).lower()] for m in _WORD_FIGURE.finditer(prose) if m.start() not in scaled]
+    return [
+        word_number(m.group(1)) or ""
+        for m in _WORD_FIGURE.finditer(prose)
+        if m.start() not in scaled and not re.search(r"[A-Za-z]-$", prose[: m.start()])
+    ]
 
 
 def stated_figures(answer: str) -> list[str]:

@@ -78,6 +78,22 @@ def _names(sentence: str, key: str) -> bool:
     )
 
 
+# "can be set anywhere from 1 to 100", "between 1 and 100": the row's range, stated as one.
+_RANGE = re.compile(r"\b(?:from|between)\s+(\S+)\s+(?:to|and)\s+(\S+)", re.I)
+
+
+def _without_ranges(sentence: str, row: Row) -> str:
+    """`sentence` without the ranges that give exactly figures of the row's bound column: a
+    default sentence that restates the range beside it gives the default no figure (blind QA
+    round 19 r11: "after five deliveries …, and it can be set anywhere from 1 to 100" was read
+    as 1 for the default)."""
+
+    def drop(m: re.Match[str]) -> str:
+        return " " if set(stated_figures(m.group(0))) <= row.bounds else m.group(0)
+
+    return _RANGE.sub(drop, sentence)
+
+
 def swapped_table_roles(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     """Figures an answer gives a setting in the other role than its cited table's row does
     (see the module docstring), as "32 as the default of backup.parallel_uploads"."""
@@ -88,8 +104,8 @@ def swapped_table_roles(answer: str, cited_sources: list[dict[str, Any]]) -> lis
         says_default, says_bound = bool(_SAYS_DEFAULT.search(sentence)), bool(_SAYS_BOUND.search(sentence))
         if len({r.key for r in named}) != 1 or not (says_default or says_bound):
             continue  # no setting or several; no role
-        figures = set(stated_figures(sentence))
         for row in named:
+            figures = set(stated_figures(_without_ranges(sentence, row) if says_default else sentence))
             # Both roles in one sentence: "defaults to 4 and can go up to 32" gives each its
             # figure; "Out of the box … accepts up to 5,000" gives the default none, only the
             # bound (blind QA round 16 w07), and is read as giving the default.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.figures import NUMBER_WORDS, figure_key
+from docsassistant.agent.checks.figures import COMPOUND_NUMBER, NUMBER_WORDS, figure_key, word_number
 from docsassistant.agent.checks.setting_figures import ANSWER_SENTENCE, setting_names
 from docsassistant.agent.checks.words import stem
 
@@ -52,7 +52,13 @@ _UNIT_WORDS = {
 }
 # Digits, or a number word ("thirty seconds" states 30 s).
 NUMBER_WORD_PATTERN = "|".join(w for w in NUMBER_WORDS if w not in ("zero", "hundred", "thousand"))
-_NUMBER = r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:" + NUMBER_WORD_PATTERN + r")(?![A-Za-z-]))"
+_NUMBER = (
+    r"(?<![\w.\[])(\d+(?:[.,]\d+)*|(?<![A-Za-z-])(?:"
+    + COMPOUND_NUMBER
+    + "|"
+    + NUMBER_WORD_PATTERN
+    + r")(?![A-Za-z-]))"
+)
 # A lower-case "m" written onto its number is minutes, as in durations ("5m", "1m to 24h"
 # beside "10s"): blind QA round 17 w10, w40 read "5m" as a bare 5, which left "5 hours" for
 # it alone. Apart ("5 m") or upper-case ("5M") it may be metres or millions.
@@ -70,7 +76,7 @@ _BARE = re.compile(_NUMBER + r"(?![\d\]])")
 
 
 def number_key(number: str) -> str:
-    return figure_key(NUMBER_WORDS.get(number.lower(), number))
+    return figure_key(word_number(number) or number)
 
 
 def unit_of(match: re.Match[str]) -> tuple[str, str]:
