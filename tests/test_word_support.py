@@ -402,3 +402,24 @@ def test_a_paraphrase_is_judged_by_its_topic_words() -> None:
     said = "The limit is 32 KiB unless you change it, and it can go up to 256 KiB [1]."
     assert weakly_supported(said, [row]) == []
     assert weakly_supported("Compression is turned off unless you change the setting [1].", [row])
+
+
+def test_a_number_word_the_source_states_as_a_figure_is_backed() -> None:
+    """Blind QA round 19 r09: "ten seconds to forty-five seconds" for the release note's "10 s
+    to 45 s" was weak on its number words. One the source does not state stays a word (see
+    `test_the_users_own_words_said_back_are_not_judged`: "thirty seconds" off its page)."""
+    notes = [
+        {
+            "n": 1,
+            "content": "### Changed defaults\n- `consumer.session_timeout` changed from 10 s to 45 s.\n"
+            "- `server.max_connections_per_ip` changed from unlimited to 1000.\n"
+            "- `storage.segment_roll` changed from 7 days to 6 hours.",
+        }
+    ]
+    right = (
+        "Yes, in 4.2 the default of consumer.session_timeout went from ten seconds to forty-five seconds [1]."
+    )
+    question = "Did the default consumer session timeout change in 4.2?"
+    assert weakly_supported(right, notes, question) == []
+    wrong = "Yes, in 4.2 the default of consumer.session_timeout went from twenty seconds to ninety-five seconds [1]."
+    assert weakly_supported(wrong, notes, question) != []

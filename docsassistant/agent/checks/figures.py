@@ -108,6 +108,9 @@ def _numbers(text: str) -> set[str]:
     )
 
 
+source_figures = _numbers  # every figure a source's text could be backing
+
+
 # A figure in inline code is still a figure ("the timeout is `60` seconds"); other code
 # (versions in commands, examples) is not checked.
 _BARE_FIGURE = re.compile(r"`\s*(\d+(?:[.,]\d+)*)\s*([A-Za-z%]{0,4})\s*`")
