@@ -10,6 +10,9 @@ figures differ (d, b), six answers held to the page:
 - "The default of `key` is b", "`key` can be set up to d" and "Out of the box `key` accepts
   up to b": caught or not (QA round 14 w04, blind round 16 w07: the maximum given as the
   default).
+- For `figures_of_other_rows` (blind QA round 19 w33), each time or size a row states:
+  "`key` is q" is a misread if flagged; each time or size of the same kind another row of
+  the table states and this row does not: "`key` is q" is caught or not.
 - Gold: the docs-QA answers, held to the chunks holding their evidence.
 Files alternate dev/test as in `eval/reversal_checks.py`.
 """
@@ -21,6 +24,7 @@ from pathlib import Path
 from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import table_roles
+from docsassistant.agent.checks.units import quantities
 from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 
@@ -55,6 +59,50 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     return counts
 
 
+def measure_rows(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
+    files = sorted(p for p in corpus.rglob("*") if p.suffix in (".md", ".adoc"))
+    counts = {"own": 0, "misread": 0, "made": 0, "caught": 0}
+    for i, path in enumerate(files):
+        if i % 2 != (0 if split == "dev" else 1):
+            continue
+        page = unwrapped(path.read_text(errors="replace"))
+        source = [{"content": page}]
+        rows = [r for r in table_roles.table_rows(page) if r.key]
+        texts = {
+            r.key: [
+                (m.group(0), kind, value)
+                for cell in _cells(page, r.key)
+                for m, kind, _, value in quantities(cell)
+            ]
+            for r in rows
+        }
+        for row in rows:
+            own = texts[row.key]
+            for text, _, _ in own:
+                counts["own"] += 1
+                if table_roles.figures_of_other_rows(f"`{row.key}` is {text} [1].", source):
+                    counts["misread"] += 1
+                    listing.append(f"{split} {path.name}: `{row.key}` is {text}")
+            for other in rows:
+                for text, kind, value in texts[other.key] if other.key != row.key else []:
+                    if any(k == kind and abs(v - value) < 1e-9 * max(v, value, 1) for _, k, v in own):
+                        continue
+                    counts["made"] += 1
+                    counts["caught"] += bool(
+                        table_roles.figures_of_other_rows(f"`{row.key}` is {text} [1].", source)
+                    )
+    return counts
+
+
+def _cells(page: str, key: str) -> list[str]:
+    """The cells after the name of the table row naming `key`."""
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 1 and cells[0].strip("` ").lower() == key:
+            return cells[1:]
+    return []
+
+
 def main() -> None:
     args = arguments(__doc__)
     listing: list[str] = []
@@ -64,7 +112,13 @@ def main() -> None:
             f"{split}: {c['rows']} table rows with a default and a bound; right answers misread"
             f" {c['misread']} of {3 * c['rows']}; roles swapped, caught {c['caught']} of {c['made']}"
         )
+        r = measure_rows(args.corpus, split, listing)
+        print(
+            f"{split}: a row's own times and sizes misread {r['misread']} of {r['own']}; another row's,"
+            f" caught {r['caught']} of {r['made']}"
+        )
     print_gold(*gold_flags(args.corpus, args.qa, table_roles.swapped_table_roles))
+    print_gold(*gold_flags(args.corpus, args.qa, table_roles.figures_of_other_rows))
     if args.list:
         print("\n".join(listing))
 

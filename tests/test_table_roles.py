@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from docsassistant.agent.checks.table_roles import swapped_table_roles, table_rows
+from docsassistant.agent.checks.table_roles import figures_of_other_rows, swapped_table_roles, table_rows
 
 TABLE = {
     "n": 1,
@@ -159,3 +159,34 @@ def test_a_yes_no_row_of_a_table_of_figures_is_a_support_row() -> None:
     assert matrix_denials("The Team edition has the `evict_oldest` buffer policy [1].", [table]) == []
     # A row of dashes is no denial: a setting with no values.
     assert matrix_denials("Community includes a dead-letter file [1].", [table]) == []
+
+
+CONNECTIONS = {
+    "n": 1,
+    "content": "| Setting | Default | Range | Description |\n"
+    "|---|---|---|---|\n"
+    "| `connect_timeout` | 10 s | 1 s – 5 m | Time to open a connection. |\n"
+    "| `request_timeout` | 30 s | 1 s – 10 m | Time a client waits for one response. |\n"
+    "| `buffer_memory` | 32 MiB | 1 MiB – 1 GiB | Memory for records not yet sent. |\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        # Blind QA round 19 w33: the 10 s is connect_timeout's; the 10 in the row is minutes.
+        (
+            "A client waits up to ten seconds for a response, set by request_timeout [1].",
+            ["ten seconds for request_timeout"],
+        ),
+        ("A client waits thirty seconds for a response, set by request_timeout [1].", []),
+        ("request_timeout waits half a minute, i.e. 30 seconds, by default [1].", []),
+        ("request_timeout can be raised to 10 minutes [1].", []),  # its own row's bound
+        ("buffer_memory holds 32768 KiB by default [1].", []),  # the same quantity
+        ("request_timeout waits 45 seconds [1].", []),  # in no row: the figure checks' question
+        # two settings named: whose figure is whose is not this check's to say
+        ("connect_timeout is 10 s and request_timeout is 30 s [1].", []),
+    ],
+)
+def test_a_figure_another_row_holds_is_found(answer: str, found: list[str]) -> None:
+    assert figures_of_other_rows(answer, [CONNECTIONS]) == found

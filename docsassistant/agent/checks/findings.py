@@ -38,7 +38,7 @@ from docsassistant.agent.checks.sibling_terms import sibling_terms
 from docsassistant.agent.checks.skipped_steps import skipped_steps
 from docsassistant.agent.checks.step_order import reordered_steps
 from docsassistant.agent.checks.support_matrix import matrix_denials
-from docsassistant.agent.checks.table_roles import swapped_table_roles
+from docsassistant.agent.checks.table_roles import figures_of_other_rows, swapped_table_roles
 from docsassistant.agent.checks.units import (
     converted_figures,
     mismatched_units,
@@ -122,6 +122,12 @@ def code_findings(
     # "Out of the box … 400 days", the settings table's maximum (QA round 15 w06).
     unbacked += [
         figure for figure in swapped_table_roles(checked, cited_sources + same_page) if figure not in unbacked
+    ]
+    # "ten seconds … set by request_timeout", its row 30 s, 10 s another row's (blind QA 19 w33).
+    unbacked += [
+        figure
+        for figure in figures_of_other_rows(answer, cited_sources + same_page)
+        if figure not in unbacked
     ]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]

@@ -20,6 +20,7 @@ from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, TABLE_CELLS
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
+from docsassistant.agent.checks.units import quantities
 
 _SEPARATOR = re.compile(r"^[\s|:-]+$")
 _DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
@@ -36,10 +37,14 @@ _SAYS_BOUND = re.compile(
 
 
 class Row:
-    """A table row's setting name and the figures of its default and bound columns."""
+    """A table row's setting name, the figures of its default and bound columns, and the times
+    and sizes of all its cells but the name, as (kind, value in the kind's base unit)."""
 
-    def __init__(self, key: str, defaults: set[str], bounds: set[str]) -> None:
+    def __init__(
+        self, key: str, defaults: set[str], bounds: set[str], amounts: list[tuple[str, float]] | None = None
+    ) -> None:
         self.key, self.defaults, self.bounds = key, defaults, bounds - defaults
+        self.amounts = amounts or []
 
 
 def table_rows(text: str) -> list[Row]:
@@ -63,8 +68,14 @@ def table_rows(text: str) -> list[Row]:
             continue
         key = cells[0].strip("` ").lower()
         figures = [set(stated_figures(cells[i])) for i in range(len(cells))]
+        amounts = [(kind, value) for cell in cells[1:] for _, kind, _, value in quantities(cell)]
         rows.append(
-            Row(key, set().union(*(figures[i] for i in default)), set().union(*(figures[i] for i in bound)))
+            Row(
+                key,
+                set().union(*(figures[i] for i in default)),
+                set().union(*(figures[i] for i in bound)),
+                amounts,
+            )
         )
     return rows
 
@@ -118,3 +129,33 @@ def swapped_table_roles(answer: str, cited_sources: list[dict[str, Any]]) -> lis
                 out.append(f"{wrong[0]} as the {role} of {row.key}")
                 break
     return out
+
+
+def figures_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Times and sizes an answer sentence gives the one setting it names that its settings-table
+    row does not hold but another row of the cited tables does, as "10 seconds for
+    request_timeout" (blind QA round 19 w33: "waits up to ten seconds for any single broker
+    response, set by request_timeout", the row "| `request_timeout` | 30 s | 1 s – 10 m |",
+    10 s being `connect_timeout`'s). The figure check finds the 10 in the chunk; the unit and
+    the row are what is wrong. Held to equal quantities ("half a minute" is 30 s); a figure no
+    row holds is left to the figure checks."""
+    rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
+    out: list[str] = []
+    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        named = {r.key for r in rows if r.key and _names(sentence, r.key)}
+        if len(named) != 1:
+            continue  # no setting, or several: whose figure is whose is another check's question
+        key = named.pop()
+        own = [a for r in rows if r.key == key for a in r.amounts]
+        others = [a for r in rows if r.key != key for a in r.amounts]
+        for match, kind, _, value in quantities(sentence):
+            if not any(k == kind and _same(v, value) for k, v in own) and any(
+                k == kind and _same(v, value) for k, v in others
+            ):
+                out.append(f"{match.group(0)} for {key}")
+                break
+    return out
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)

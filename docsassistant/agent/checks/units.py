@@ -144,7 +144,7 @@ def figure_of(text: str) -> str:
     return number_key(match.group(1)) if match else text
 
 
-def _quantities(text: str) -> list[tuple[re.Match[str], str, str, float]]:
+def quantities(text: str) -> list[tuple[re.Match[str], str, str, float]]:
     """Each time or size figure of `text`: (match, kind, unit, value in the kind's base unit);
     a figure that is no plain number ("1.2.3 s") is left out."""
     out = []
@@ -161,7 +161,7 @@ def unit_words(text: str) -> frozenset[str]:
     """Every unit word of each kind `text` states a figure of: a page giving "300 s" backs
     "5 minutes" as words (blind QA round 17 r11); whether the quantity is right is the
     figure checks' question."""
-    return frozenset().union(*(_UNIT_WORDS[kind] for _, kind, _, _ in _quantities(text)))
+    return frozenset().union(*(_UNIT_WORDS[kind] for _, kind, _, _ in quantities(text)))
 
 
 def converted_figures(answer: str, cited_sources: list[dict[str, Any]]) -> set[str]:
@@ -171,8 +171,8 @@ def converted_figures(answer: str, cited_sources: list[dict[str, Any]]) -> set[s
     ("5 minutes"); a time or size equal to one a source states, or to a figure of the answer
     in another unit, is the same quantity."""
     text = " \n".join(str(s.get("content") or "") for s in cited_sources)
-    given = [(kind, value) for _, kind, _, value in _quantities(text)]
-    found = _quantities(answer)
+    given = [(kind, value) for _, kind, _, value in quantities(text)]
+    found = quantities(answer)
     out: set[str] = set()
     for m, kind, unit, value in found:
         if not value:
