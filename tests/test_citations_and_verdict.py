@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docsassistant.agent.checks.coverage import unchecked_sentences
-from docsassistant.agent.checks.figures import unbacked_numbers
+from docsassistant.agent.checks.figures import stated_figures, unbacked_numbers
 from docsassistant.agent.checks.verdict import judge
 from docsassistant.agent.citations import check_citations
 from docsassistant.agent.schemas import ClaimCheck
@@ -250,6 +250,19 @@ SESSION = {
 )
 def test_a_compound_number_word_is_one_figure(answer: str, unbacked: list[str]) -> None:
     assert unbacked_numbers(answer, [SESSION]) == unbacked
+
+
+@pytest.mark.parametrize(
+    ("answer", "figures"),
+    [
+        # Blind QA round 19 r17: the row "10 s – 1 h" restated in words.
+        ("It accepts values from ten seconds to one hour [1].", ["10", "1"]),
+        ("Each chunk holds one MiB [1].", ["1"]),
+        ("Only one file is read [1].", []),  # "one" before a counted thing stays a word
+    ],
+)
+def test_one_before_a_time_or_size_is_a_figure(answer: str, figures: list[str]) -> None:
+    assert stated_figures(answer) == figures
 
 
 RETRY_CLAIM = ClaimCheck(claim="The default retry count is 3.", supported=True, sources=[1])

@@ -134,7 +134,10 @@ _WORD_FIGURE = re.compile(
     + COMPOUND_NUMBER
     + "|"
     + "|".join(w for w in NUMBER_WORDS if w not in ("zero", "one", "hundred", "thousand"))
-    + rf")\s+(?:{_UNITS})\b",
+    + rf")\s+(?:{_UNITS})\b"
+    # "one hour", "one MiB": a time or size is a figure even at one (blind QA round 19 r17:
+    # "from ten seconds to one hour" restates a row's "10 s – 1 h"); "one file" rarely is.
+    + r"|\b(one)\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|milliseconds?|[kmgt]i?b|bytes?)\b",
     re.I,
 )
 
@@ -149,7 +152,7 @@ def _word_figures(prose: str) -> list[str]:
     ("twenty thousand") are read by `_stated`."""
     scaled = {m.start() for m in _SCALED_WORDS.finditer(prose)}
     return [
-        word_number(m.group(1)) or ""
+        word_number(m.group(1) or m.group(2)) or ""
         for m in _WORD_FIGURE.finditer(prose)
         if m.start() not in scaled and not re.search(r"[A-Za-z]-$", prose[: m.start()])
     ]
