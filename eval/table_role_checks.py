@@ -28,13 +28,19 @@ from docsassistant.agent.checks.units import quantities
 from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 
-def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
+def _pages(corpus: Path, split: str) -> list[tuple[Path, str]]:
+    """The split's pages (files alternate dev/test), their hard-wrapped lines joined."""
     files = sorted(p for p in corpus.rglob("*") if p.suffix in (".md", ".adoc"))
+    return [
+        (path, unwrapped(path.read_text(errors="replace")))
+        for i, path in enumerate(files)
+        if i % 2 == (0 if split == "dev" else 1)
+    ]
+
+
+def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
     counts = {"rows": 0, "misread": 0, "made": 0, "caught": 0}
-    for i, path in enumerate(files):
-        if i % 2 != (0 if split == "dev" else 1):
-            continue
-        page = unwrapped(path.read_text(errors="replace"))
+    for path, page in _pages(corpus, split):
         source = [{"content": page}]
         for row in table_roles.table_rows(page):
             if not row.defaults or not row.bounds or not row.key:
@@ -60,12 +66,8 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
 
 
 def measure_rows(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
-    files = sorted(p for p in corpus.rglob("*") if p.suffix in (".md", ".adoc"))
     counts = {"own": 0, "misread": 0, "made": 0, "caught": 0}
-    for i, path in enumerate(files):
-        if i % 2 != (0 if split == "dev" else 1):
-            continue
-        page = unwrapped(path.read_text(errors="replace"))
+    for path, page in _pages(corpus, split):
         source = [{"content": page}]
         rows = [r for r in table_roles.table_rows(page) if r.key]
         texts = {
