@@ -45,8 +45,6 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> np.ndarray: ...
 
-    def embed_for_query(self, texts: list[str]) -> np.ndarray: ...
-
     def detector_features(self, texts: list[str]) -> np.ndarray: ...
 
 
@@ -129,18 +127,10 @@ class TorchEmbedder:
         """Torch already batches (short slices on one thread): the same as documents."""
         return self.embed_documents(texts)
 
-    def embed_for_query(self, texts: list[str]) -> np.ndarray:
-        """Short texts a question is waiting for (the injection check of its hits): under the
-        query side of the lock, ahead of the next document slice."""
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock.query(), self._torch.inference_mode():
-            return self._encode_on_one_thread(texts)
-
     def detector_features(self, texts: list[str]) -> np.ndarray:
-        """The injection classifier's pooled token states (`agent/injection/features.py`) of
-        short texts a question waits for, like `embed_for_query`; its sentence block is the
-        vector `embed_for_query` gives."""
+        """The injection check's features (`agent/injection/features.py`) of short texts a
+        question is waiting for, its hits' sentences: under the query side of the lock, ahead
+        of the next document slice. Their sentence block is the text's sentence vector."""
         from docsassistant.agent.injection.features import LAYERS, WIDTH, pool
 
         out = np.zeros((len(texts), WIDTH), dtype=np.float32)

@@ -130,21 +130,13 @@ class OnnxEmbedder:
             for part in [group[start : start + max(1, size // length)]]
         ]
 
-    def embed_for_query(self, texts: list[str]) -> np.ndarray:
-        """Short texts a question is waiting for (the injection check of its hits), run here on
-        the query session like `embed_query`, in batches of equal token count as in
-        `embed_phrases`. On the document workers they queued behind every slice an upload had
-        already submitted: a turn's check took 15.9 s during an upload, 0.85 s idle (QA 8b)."""
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for part in self._equal_length_parts(self._tokenizer.encode_batch(texts) if texts else []):
-            out[part[0]] = self._run_batch(part[1], self._query_runner(), documents=False)
-        return out
-
     def detector_features(self, texts: list[str]) -> np.ndarray:
-        """The injection classifier's pooled token states (`agent/injection/features.py`),
-        in batches of equal token count on the query session like `embed_for_query` (every
-        session also returns the state after layer 3); its sentence block is the vector
-        `embed_for_query` gives."""
+        """The injection check's features (`agent/injection/features.py`) of short texts a
+        question is waiting for, its hits' sentences: run here on the query session like
+        `embed_query`, in batches of equal token count as in `embed_phrases`; every session also
+        returns the state after layer 3. On the document workers they queued behind every
+        slice an upload had already submitted: a turn's check took 15.9 s during an upload,
+        0.85 s idle (QA 8b). Their sentence block is the text's sentence vector."""
         from docsassistant.agent.injection.features import WIDTH, pool
 
         out = np.zeros((len(texts), WIDTH), dtype=np.float32)

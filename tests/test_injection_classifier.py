@@ -59,7 +59,8 @@ def test_detector_features_hold_the_sentence_vector(embedder) -> None:
     texts = POSITIVE[:2] + BENIGN[:3]
     features = embedder.detector_features(texts)
     assert features.shape == (len(texts), WIDTH)
-    np.testing.assert_allclose(features[:, SENTENCE_BLOCK], embedder.embed_for_query(texts), atol=1e-5)
+    vectors = np.stack([embedder.embed_query(text) for text in texts])
+    np.testing.assert_allclose(features[:, SENTENCE_BLOCK], vectors, atol=1e-5)
 
 
 def test_probabilities_are_the_logistic_of_the_weights() -> None:
