@@ -50,10 +50,10 @@ _POSSESSIVE = frozenset({"s"})
 _NOT_TOPIC = frozenset("not no never without unless nor ca wo up down out only just even still".split())  # noqa: SIM905
 _INLINE_CODE = re.compile(r"`([^`\n]*)`")
 MIN_WORDS = 3  # shorter sentences ("Yes [1].") say too little to judge
-# A number word whose figure a cited source states is that figure, which the figure checks
-# judge as they do digits (blind QA round 19 r09: "from ten seconds to forty-five seconds" for
-# the page's "10 s to 45 s" had three unbacked words). One the sources do not state stays a
-# word: "thirty seconds" cited to a page about 200 calls a minute is still off its page.
+# A number word whose figure a cited source states is backed by it, as the word itself would
+# be (blind QA round 19 r09: "from ten seconds to forty-five seconds" for the page's "10 s to
+# 45 s" had three unbacked words). One the sources do not state stays unbacked: "thirty
+# seconds" cited to a page about 200 calls a minute is still off its page.
 _NUMBER_WORD = re.compile(rf"\b(?:{COMPOUND_NUMBER}|{'|'.join(w for w in NUMBER_WORDS)})\b", re.I)
 
 
@@ -97,13 +97,13 @@ def weakly_supported(answer: str, sources: list[dict[str, Any]], question: str =
     for sentence, cited in cited_sentences(unquoted, stems):
         words = content_stems(CITATION_MARKER.sub(" ", sentence))
         aside = asked | set().union(*(units[n] for n in cited))
-        aside |= _stated_number_words(sentence, set().union(*(figures[n] for n in cited)))
         judged = words - aside
         if len(words) < MIN_WORDS or not judged:
             continue  # too short to judge, or only the user's words said back
         if says_nothing(sentence) and CITATION_MARKER.sub("", sentence).rstrip().endswith(":"):
             continue  # a lead-in to what follows: "Here is a minimal example …:" (QA 14 r22)
         backed = _with_bounds(set().union(*(stems[n] for n in cited)))
+        backed |= _stated_number_words(sentence, set().union(*(figures[n] for n in cited)))
         if _row_backed(sentence, [rows[n] for n in cited], converted):
             continue  # the figures of one table row, said in the writer's words
         # Two unbacked words at least: one alone is what is left of a sentence that mostly
