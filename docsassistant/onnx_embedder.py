@@ -23,7 +23,7 @@ import numpy as np
 
 from docsassistant.agent.injection.features import LAYERS
 from docsassistant.foreground import FOREGROUND
-from docsassistant.onnx_export import ensure_model
+from docsassistant.onnx_export import ensure_model, with_layer_output
 
 # Tokens per phrase batch: 2,048 tokens is 256 phrases of 8 tokens (measured below).
 PHRASE_BATCH_TOKENS = 2048
@@ -144,13 +144,9 @@ class OnnxEmbedder:
         for positions, encodings in self._equal_length_parts(
             self._tokenizer.encode_batch(texts) if texts else []
         ):
-            feeds = {
-                "input_ids": np.asarray([e.ids for e in encodings], dtype=np.int64),
-                "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
-                "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
-            }
-            last, middle = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})
-            out[positions] = pool([middle, last], feeds["attention_mask"])
+            inputs, mask = self._feeds(encodings)
+            last, middle = session.run(None, inputs)
+            out[positions] = pool([middle, last], mask)
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -188,7 +184,7 @@ class OnnxEmbedder:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # A second output (the injection classifier's, `detector_features`) costs a copy of one
         # tensor per run; a session of its own cost ~190 MB (measured RSS).
-        model = _with_layer_output(self.model_file, DETECTOR_LAYER)
+        model = with_layer_output(self.model_file, DETECTOR_LAYER)
         return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
     def _run_each(self, encodings: list) -> np.ndarray:
@@ -201,18 +197,22 @@ class OnnxEmbedder:
 
     def _run_batch(self, encodings: list, session=None, *, documents: bool = True) -> np.ndarray:
         """Texts of one token count, so no padding (`session`: the document session by default)."""
-        feeds = {
-            "input_ids": np.asarray([e.ids for e in encodings], dtype=np.int64),
-            "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
-            "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
-        }
-        inputs = {k: v for k, v in feeds.items() if k in self._inputs}
+        inputs, mask = self._feeds(encodings)
         if documents:
             with self._documents_running():
                 hidden = (session or self._session).run(None, inputs)[0]
         else:
             hidden = (session or self._session).run(None, inputs)[0]
-        return mean_pool_normalise(hidden, feeds["attention_mask"])
+        return mean_pool_normalise(hidden, mask)
+
+    def _feeds(self, encodings: list) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The session inputs of encodings of one token count, and their attention mask."""
+        feeds = {
+            "input_ids": np.asarray([e.ids for e in encodings], dtype=np.int64),
+            "attention_mask": np.asarray([e.attention_mask for e in encodings], dtype=np.int64),
+            "token_type_ids": np.asarray([e.type_ids for e in encodings], dtype=np.int64),
+        }
+        return {k: v for k, v in feeds.items() if k in self._inputs}, feeds["attention_mask"]
 
     @contextmanager
     def _documents_running(self) -> Iterator[None]:
@@ -226,40 +226,11 @@ class OnnxEmbedder:
                 self._document_runs -= 1
 
     def _run(self, encoding, session) -> np.ndarray:  # a tokenizers.Encoding
-        ids = np.asarray([encoding.ids], dtype=np.int64)
-        mask = np.asarray([encoding.attention_mask], dtype=np.int64)
-        types = np.asarray([encoding.type_ids], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        hidden = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
-        return mean_pool_normalise(hidden, mask)[0]
+        inputs, mask = self._feeds([encoding])
+        return mean_pool_normalise(session.run(None, inputs)[0], mask)[0]
 
 
 DETECTOR_LAYER = LAYERS[0]  # the hidden state after this layer is the session's second output
-
-
-def _with_layer_output(model_file: Path, layer: int) -> Path:
-    """The model with the hidden state after `layer` (1-based) as a second output: written once
-    beside the model (atomically), so a session loads it from disk like the model itself."""
-    target = model_file.with_name(f"{model_file.stem}-layer{layer}.onnx")
-    if target.is_file():
-        return target
-    import onnx
-
-    model = onnx.load(str(model_file))
-    marker = f"layer.{layer - 1}/output/LayerNorm"
-    # The layer norm itself, not the int8 recipe's quantize nodes named after its output.
-    names = [
-        node.output[0]
-        for node in model.graph.node
-        if marker in node.name and node.op_type == "LayerNormalization"
-    ]
-    if not names:
-        raise RuntimeError(f"{model_file} has no output of transformer layer {layer}")
-    model.graph.output.append(onnx.helper.make_tensor_value_info(names[-1], onnx.TensorProto.FLOAT, None))
-    partial = target.with_name(f".{target.name}.{os.getpid()}.part")
-    onnx.save(model, str(partial))
-    os.replace(partial, target)
-    return target
 
 
 def mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -73,6 +73,32 @@ def ensure_model(
     return target
 
 
+def with_layer_output(model_file: Path, layer: int) -> Path:
+    """The cached model with the hidden state after `layer` (1-based) as a second output (the
+    injection check's features), written once beside it under its lock, atomically."""
+    target = model_file.with_name(f"{model_file.stem}-layer{layer}.onnx")
+    if target.is_file():
+        return target
+    with _exclusive(model_file.with_suffix(".lock")):
+        if target.is_file():
+            return target
+        import onnx
+
+        model = onnx.load(str(model_file))
+        marker = f"layer.{layer - 1}/output/LayerNorm"
+        # The layer norm itself, not the int8 recipe's quantize nodes named after its output.
+        names = [
+            n.output[0] for n in model.graph.node if marker in n.name and n.op_type == "LayerNormalization"
+        ]
+        if not names:
+            raise RuntimeError(f"{model_file} has no output of transformer layer {layer}")
+        model.graph.output.append(onnx.helper.make_tensor_value_info(names[-1], onnx.TensorProto.FLOAT, None))
+        partial = target.with_name(f".{target.name}.part")
+        onnx.save(model, str(partial))
+        os.replace(partial, target)
+    return target
+
+
 def build_in_child(model_dir: Path, target: Path, recipe: str) -> None:
     child = subprocess.run(
         [sys.executable, "-m", "docsassistant.onnx_export", str(model_dir), str(target), recipe],

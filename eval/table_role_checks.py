@@ -24,7 +24,7 @@ from pathlib import Path
 from corpus_checks import arguments, gold_flags, print_gold
 
 from docsassistant.agent.checks import table_roles
-from docsassistant.agent.checks.units import quantities
+from docsassistant.agent.checks.units import same_quantity
 from docsassistant.agent.checks.wrapped_lines import unwrapped
 
 
@@ -70,39 +70,21 @@ def measure_rows(corpus: Path, split: str, listing: list[str]) -> dict[str, int]
     for path, page in _pages(corpus, split):
         source = [{"content": page}]
         rows = [r for r in table_roles.table_rows(page) if r.key]
-        texts = {
-            r.key: [
-                (m.group(0), kind, value)
-                for cell in _cells(page, r.key)
-                for m, kind, _, value in quantities(cell)
-            ]
-            for r in rows
-        }
         for row in rows:
-            own = texts[row.key]
+            own = row.amounts
             for text, _, _ in own:
                 counts["own"] += 1
                 if table_roles.figures_of_other_rows(f"`{row.key}` is {text} [1].", source):
                     counts["misread"] += 1
                     listing.append(f"{split} {path.name}: `{row.key}` is {text}")
             for other in rows:
-                for text, kind, value in texts[other.key] if other.key != row.key else []:
-                    if any(k == kind and abs(v - value) < 1e-9 * max(v, value, 1) for _, k, v in own):
+                for text, kind, value in other.amounts if other.key != row.key else []:
+                    if any(k == kind and same_quantity(v, value) for _, k, v in own):
                         continue
                     counts["made"] += 1
-                    counts["caught"] += bool(
-                        table_roles.figures_of_other_rows(f"`{row.key}` is {text} [1].", source)
-                    )
+                    answer = f"`{row.key}` is {text} [1]."
+                    counts["caught"] += bool(table_roles.figures_of_other_rows(answer, source))
     return counts
-
-
-def _cells(page: str, key: str) -> list[str]:
-    """The cells after the name of the table row naming `key`."""
-    for line in page.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) > 1 and cells[0].strip("` ").lower() == key:
-            return cells[1:]
-    return []
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, TABLE_CELLS
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
-from docsassistant.agent.checks.units import quantities
+from docsassistant.agent.checks.units import quantities, same_quantity
 
 _SEPARATOR = re.compile(r"^[\s|:-]+$")
 _DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
@@ -38,10 +38,14 @@ _SAYS_BOUND = re.compile(
 
 class Row:
     """A table row's setting name, the figures of its default and bound columns, and the times
-    and sizes of all its cells but the name, as (kind, value in the kind's base unit)."""
+    and sizes of all its cells but the name, as (text, kind, value in the kind's base unit)."""
 
     def __init__(
-        self, key: str, defaults: set[str], bounds: set[str], amounts: list[tuple[str, float]] | None = None
+        self,
+        key: str,
+        defaults: set[str],
+        bounds: set[str],
+        amounts: list[tuple[str, str, float]] | None = None,
     ) -> None:
         self.key, self.defaults, self.bounds = key, defaults, bounds - defaults
         self.amounts = amounts or []
@@ -68,7 +72,7 @@ def table_rows(text: str) -> list[Row]:
             continue
         key = cells[0].strip("` ").lower()
         figures = [set(stated_figures(cells[i])) for i in range(len(cells))]
-        amounts = [(kind, value) for cell in cells[1:] for _, kind, _, value in quantities(cell)]
+        amounts = [(m.group(0), kind, value) for cell in cells[1:] for m, kind, _, value in quantities(cell)]
         rows.append(
             Row(
                 key,
@@ -149,13 +153,9 @@ def figures_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> l
         own = [a for r in rows if r.key == key for a in r.amounts]
         others = [a for r in rows if r.key != key for a in r.amounts]
         for match, kind, _, value in quantities(sentence):
-            if not any(k == kind and _same(v, value) for k, v in own) and any(
-                k == kind and _same(v, value) for k, v in others
+            if not any(k == kind and same_quantity(v, value) for _, k, v in own) and any(
+                k == kind and same_quantity(v, value) for _, k, v in others
             ):
                 out.append(f"{match.group(0)} for {key}")
                 break
     return out
-
-
-def _same(a: float, b: float) -> bool:
-    return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)

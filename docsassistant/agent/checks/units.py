@@ -134,7 +134,7 @@ def _stated(text: str) -> dict[str, set[tuple[str, str]]]:
     return out
 
 
-def _same(a: float, b: float) -> bool:
+def same_quantity(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
 
 
@@ -178,7 +178,7 @@ def converted_figures(answer: str, cited_sources: list[dict[str, Any]]) -> set[s
         if not value:
             continue  # "0 ms" is "0 s" too, and says nothing about either
         peers = [(k, v) for _, k, u, v in found if u != unit]
-        if any(k == kind and _same(v, value) for k, v in given + peers):
+        if any(k == kind and same_quantity(v, value) for k, v in given + peers):
             out.add(m.group(0))
     return out
 

@@ -33,6 +33,7 @@ class ClassifierWeights(BaseModel):
     trained_on: dict[str, int]  # sentences per source, for the record
     leave_one_set_out: dict[str, dict[str, float]]  # per fixture set: precision/recall with and without
     grid: list[dict[str, float]] = []  # each (threshold, gate) tried: pooled left-out figures
+    store_check: dict[str, int] = {}  # store sentences kept out of training, and those it flags alone
 
 
 @lru_cache(maxsize=1)

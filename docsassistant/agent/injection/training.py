@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from docsassistant.agent.injection import detector
-from docsassistant.agent.injection.classifier import ClassifierWeights, probabilities
+from docsassistant.agent.injection.classifier import ClassifierWeights
 
 CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the rest check it)
 CHECK_SENTENCES = 7_000  # of the rest, how many score each left-out fit (the store-rate limit)
@@ -172,6 +172,7 @@ def train(
         with_clf = _precision_recall(*_line_counts(items, flags(group, threshold, gate), group))
         per_set[group] |= {"precision_with": with_clf["precision"], "recall_with": with_clf["recall"]}
     final = fit(vectors, labels, corpus)
+    flagged = int((final.predict_proba(check)[:, 1] >= threshold).sum()) if len(check) else 0
     return ClassifierWeights(
         coef=[round(float(c), 6) for c in final.coef_[0]],
         intercept=round(float(final.intercept_[0]), 6),
@@ -179,15 +180,11 @@ def train(
         gate=gate,
         embedder=embedder,
         trained_on={"fixture_sentences": int((labels >= 0).sum()), "store_sentences": len(corpus_texts)},
+        # the check sentences also chose the threshold (the store-rate limit): not independent
+        store_check={"sentences": len(check), "flagged_alone": flagged},
         leave_one_set_out=per_set,
         grid=grid,
     )
-
-
-def corpus_flag_rate(weights: ClassifierWeights, embed, texts: list[str]) -> tuple[int, int]:
-    """How many of `texts` (sentences not used in training) the classifier alone flags."""
-    scores = probabilities(embed(texts), weights)
-    return int((scores >= weights.threshold).sum()), len(texts)
 
 
 def _lines(path: Path) -> list[str]:
