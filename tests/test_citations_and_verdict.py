@@ -318,7 +318,7 @@ def test_unchecked_sentences_message_says_which_one_it_quotes() -> None:
             "'Logs rotate every day at noon.'.") in verdict.flags  # fmt: skip
 
 
-def test_an_option_in_a_code_block_no_source_gives_is_found() -> None:
+def test_an_option_no_source_gives_is_found_in_code_and_in_prose() -> None:
     """QA round 10 (s17): code is exempt from the name check, so `--skip-verify` passed."""
     from docsassistant.agent.checks.identifiers import unbacked_options
 
@@ -331,6 +331,12 @@ def test_an_option_in_a_code_block_no_source_gives_is_found() -> None:
         "--skip-verify"
     ]
     assert unbacked_options("Run `backupctl restore --snapshot ID --dry-run` [1].", [source]) == []
+    # And in prose, which the name check never reads (blind QA round 19 w27, w28).
+    assert unbacked_options("Run backupctl restore ID --skip-verify [1].", [source]) == ["--skip-verify"]
+    assert unbacked_options("Add --dry-run to preview it [1].", [source]) == []
+    # An option the user asked about is theirs to name.
+    asked = "Is there a --skip-verify flag?"
+    assert unbacked_options("No, there is no --skip-verify; use --dry-run [1].", [source], asked) == []
 
 
 def test_a_release_number_backs_its_short_form() -> None:

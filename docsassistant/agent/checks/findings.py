@@ -146,7 +146,8 @@ def code_findings(
             unbacked += [f"yes to {', '.join(missing)}"] if missing else []
     # A setting name no source gives (`retry.max_retries` for `retry.max_attempts`) is
     # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
-    named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources) + unbacked_options(answer, sources)
+    named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources)
+    named += unbacked_options(answer, sources, " ".join(users_words))
     # ... but the example's own name is the answer's: "apply `sync-orders.yaml`" (QA 15 r06).
     own = own_names(answer)
     named = [n for n in named if not any(n.lower().rsplit(".", 1)[0] in o for o in own)]

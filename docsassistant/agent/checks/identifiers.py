@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.figures import CODE_SPANS
 from docsassistant.terms import code_terms
 
 # A name in a question: an identifier with `_`, `.` or `::` (`FOO_TIMEOUT`, `hnsw.ef_search`)
@@ -46,16 +45,21 @@ _LONG_OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]", re.I)
 _GENERIC_OPTIONS = frozenset({"--help", "--version", "--verbose"})
 
 
-def unbacked_options(answer: str, sources: list[dict[str, Any]]) -> list[str]:
-    """Command-line options (`--force`) in the answer's code (blocks and inline spans) that no
-    source gives: code is exempt from the identifier check, so an invented flag in a command
-    passed (QA round 10, s17; inline, blind QA round 17 w27: "`kvctl buffer purge --output
-    NAME --force`" for the page's `--yes`). `--help` and its like are taken as known."""
-    code = " ".join(m.group(0) for m in CODE_SPANS.finditer(answer))
+def unbacked_options(answer: str, sources: list[dict[str, Any]], users_words: str = "") -> list[str]:
+    """Command-line options (`--force`) the answer gives, in code or in prose, that no source
+    and not the user's own words give. Code is exempt from the identifier check, so an
+    invented flag in a command passed (QA round 10, s17; inline, blind QA round 17 w27:
+    "`kvctl buffer purge --output NAME --force`" for the page's `--yes`); so did one in prose,
+    which the identifier check never reads ("Run larkctl topic delete NAME --force", the page's
+    flag being `--yes`: blind QA round 19 w27, w28). An option the user asked about is theirs
+    ("Is there a --force flag?" answered "No, use --yes"). `--help` and its like are taken as
+    known."""
     known = " ".join(str(s.get("content") or "") for s in sources).lower()
+    theirs = users_words.lower()
     out: list[str] = []
-    for option in _LONG_OPTION.findall(code):
-        found = re.search(rf"(?<![\w-]){re.escape(option.lower())}(?![\w-])", known)
+    for option in _LONG_OPTION.findall(answer):
+        pattern = rf"(?<![\w-]){re.escape(option.lower())}(?![\w-])"
+        found = re.search(pattern, known) or re.search(pattern, theirs)
         if option.lower() not in _GENERIC_OPTIONS and not found and option not in out:
             out.append(option)
     return out
