@@ -13,6 +13,10 @@ figures differ (d, b), six answers held to the page:
 - For `figures_of_other_rows` (blind QA round 19 w33), each time or size a row states:
   "`key` is q" is a misread if flagged; each time or size of the same kind another row of
   the table states and this row does not: "`key` is q" is caught or not.
+- For `default_values.other_default_values` (blind QA round 19 w31), each row of a table
+  with a default column whose default is an on/off value or backquoted: "`key` defaults to
+  v" and "By default `key` is v" are misreads if flagged; the opposite on/off value, or
+  another backquoted value of the row, is caught or not.
 - Gold: the docs-QA answers, held to the chunks holding their evidence.
 Files alternate dev/test as in `eval/reversal_checks.py`.
 """
@@ -23,7 +27,7 @@ from pathlib import Path
 
 from corpus_checks import arguments, gold_flags, print_gold
 
-from docsassistant.agent.checks import table_roles
+from docsassistant.agent.checks import default_values, table_roles
 from docsassistant.agent.checks.units import same_quantity
 from docsassistant.agent.checks.wrapped_lines import unwrapped
 
@@ -87,6 +91,42 @@ def measure_rows(corpus: Path, split: str, listing: list[str]) -> dict[str, int]
     return counts
 
 
+_OPPOSITE = {
+    "true": "false",
+    "false": "true",
+    "on": "off",
+    "off": "on",
+    "enabled": "disabled",
+    "disabled": "enabled",
+}
+
+
+def measure_defaults(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
+    counts = {"rows": 0, "misread": 0, "made": 0, "caught": 0}
+    for path, page in _pages(corpus, split):
+        source = [{"content": page}]
+        for row in default_values.default_rows(page):
+            default = sorted(row.default)[0] if len(row.default) == 1 else ""
+            switch = default in _OPPOSITE
+            if not row.key or not default or not (switch or f"`{default}`" in page):
+                continue
+            shown = default if switch else f"`{default}`"
+            counts["rows"] += 1
+            for answer in (
+                f"`{row.key}` defaults to {shown} [1].",
+                f"By default `{row.key}` is {shown} [1].",
+            ):
+                if default_values.other_default_values(answer, source):
+                    counts["misread"] += 1
+                    listing.append(f"{split} {path.name}: {answer}")
+            wrong = [_OPPOSITE[default]] if switch else [f"`{v}`" for v in sorted(row.others)]
+            for value in wrong:
+                counts["made"] += 1
+                answer = f"`{row.key}` defaults to {value} [1]."
+                counts["caught"] += bool(default_values.other_default_values(answer, source))
+    return counts
+
+
 def main() -> None:
     args = arguments(__doc__)
     listing: list[str] = []
@@ -101,8 +141,14 @@ def main() -> None:
             f"{split}: a row's own times and sizes misread {r['misread']} of {r['own']}; another row's,"
             f" caught {r['caught']} of {r['made']}"
         )
+        d = measure_defaults(args.corpus, split, listing)
+        print(
+            f"{split}: {d['rows']} rows with an on/off or backquoted default; right answers misread"
+            f" {d['misread']} of {2 * d['rows']}; another value given, caught {d['caught']} of {d['made']}"
+        )
     print_gold(*gold_flags(args.corpus, args.qa, table_roles.swapped_table_roles))
     print_gold(*gold_flags(args.corpus, args.qa, table_roles.figures_of_other_rows))
+    print_gold(*gold_flags(args.corpus, args.qa, default_values.other_default_values))
     if args.list:
         print("\n".join(listing))
 

@@ -18,6 +18,7 @@ from docsassistant.agent.checks.comparisons import comparisons
 from docsassistant.agent.checks.conditions import dropped_conditions
 from docsassistant.agent.checks.counts import miscounted
 from docsassistant.agent.checks.coverage import unchecked_sentences
+from docsassistant.agent.checks.default_values import other_default_values
 from docsassistant.agent.checks.figure_binding import borrowed_subjects, misbound_figures, misplaced_figures
 from docsassistant.agent.checks.figure_labels import figure_of_another_name, relabelled_figures
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures, unbacked_numbers
@@ -172,6 +173,8 @@ def code_findings(
     # "Set `broker.legacy_port` …" as if current, a source saying it was removed (QA 13 w27):
     # against every source the writer saw, the removal often being another chunk's.
     reversals += [q for q in removed_options(answer, seen) if q not in reversals]
+    # "producer.idempotent defaults to false", its table row's default being `true` (19 w31).
+    reversals += [q for q in other_default_values(answer, cited_sources + same_page) if q not in reversals]
     # "Keelback Vault runs on … macOS", the cited support table's Vault column saying no (w07).
     reversals += [q for q in matrix_denials(answer, cited_sources) if q not in reversals]
     # "supported on both x86_64 and arm64" for a row saying "x86_64 only" (blind QA 17 w24).

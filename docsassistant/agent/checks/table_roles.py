@@ -84,11 +84,12 @@ def table_rows(text: str) -> list[Row]:
     return rows
 
 
-def _names(sentence: str, key: str) -> bool:
-    """The sentence names the setting: in full, or by its last part when that is distinctive."""
+def names_setting(sentence: str, key: str) -> bool:
+    """The sentence names the setting: in full, or by its last part when that is distinctive.
+    As a whole word: `enable` is not named by "autoEnable" (a namespace before it is fine)."""
     text = sentence.lower().replace("`", "")
     last = key.rsplit(".", 1)[-1]
-    return key in text or (
+    return re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text) is not None or (
         ("_" in last or len(last) >= 10) and re.search(rf"\b{re.escape(last)}\b", text) is not None
     )
 
@@ -115,7 +116,7 @@ def swapped_table_roles(answer: str, cited_sources: list[dict[str, Any]]) -> lis
     rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
     out: list[str] = []
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        named = [r for r in rows if r.key and _names(sentence, r.key)]
+        named = [r for r in rows if r.key and names_setting(sentence, r.key)]
         says_default, says_bound = bool(_SAYS_DEFAULT.search(sentence)), bool(_SAYS_BOUND.search(sentence))
         if len({r.key for r in named}) != 1 or not (says_default or says_bound):
             continue  # no setting or several; no role
@@ -146,7 +147,7 @@ def figures_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> l
     rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
     out: list[str] = []
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        named = {r.key for r in rows if r.key and _names(sentence, r.key)}
+        named = {r.key for r in rows if r.key and names_setting(sentence, r.key)}
         if len(named) != 1:
             continue  # no setting, or several: whose figure is whose is another check's question
         key = named.pop()
