@@ -25,7 +25,7 @@ from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures, unba
 from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
 from docsassistant.agent.checks.list_items import invented_list_items
 from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
-from docsassistant.agent.checks.only_terms import widened_restrictions
+from docsassistant.agent.checks.only_terms import narrowed_lists, widened_restrictions
 from docsassistant.agent.checks.peer_figures import peer_figures
 from docsassistant.agent.checks.removed_options import removed_options
 from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
@@ -179,6 +179,8 @@ def code_findings(
     reversals += [q for q in matrix_denials(answer, cited_sources) if q not in reversals]
     # "supported on both x86_64 and arm64" for a row saying "x86_64 only" (blind QA 17 w24).
     reversals += [q for q in widened_restrictions(answer, cited_sources) if q not in reversals]
+    # "available only in the Enterprise edition" for the page's "in the Pro and Enterprise" (19 w20).
+    reversals += [q for q in narrowed_lists(answer, cited_sources) if q not in reversals]
     # "Run `keel prune` first, then `keel forget`", every source ordering them the other way (w33).
     reversals += [q for q in reordered_steps(answer, seen) if q not in reversals]
     # "Is it enough to set the URL and the token?" answered yes, the steps citing a CA too (15 w35).
