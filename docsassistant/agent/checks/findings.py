@@ -14,6 +14,7 @@ from docsassistant.agent.checks.asked_figures import figure_not_given
 from docsassistant.agent.checks.asked_identifiers import other_identifier
 from docsassistant.agent.checks.cited_clauses import quoted_sentence
 from docsassistant.agent.checks.code_values import own_names, unbacked_code_values
+from docsassistant.agent.checks.column_figures import figures_of_other_columns
 from docsassistant.agent.checks.comparisons import comparisons
 from docsassistant.agent.checks.conditions import dropped_conditions
 from docsassistant.agent.checks.counts import miscounted
@@ -130,6 +131,8 @@ def code_findings(
         for figure in figures_of_other_rows(answer, cited_sources + same_page)
         if figure not in unbacked
     ]
+    # "On Pro, max_message_bytes can go up to 8 MiB", 8 MiB being Community's cell (19 w21).
+    unbacked += [f for f in figures_of_other_columns(answer, cited_sources + same_page) if f not in unbacked]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).

@@ -1,0 +1,99 @@
+"""A figure of a table's column given to another of its columns: part of condition 5 of
+`grounded` (docs/flags.md).
+
+"On Pro, max_message_bytes can go up to 8 MiB, while Enterprise allows up to 64 MiB [1]", [1]
+being the row "| Largest `max_message_bytes` | 8 MiB | 64 MiB | 64 MiB |" under the header
+"| Limit | Community | Pro | Enterprise |" (blind QA round 19 w21). Both figures are in the
+cited row, so the figure check passes it; the column is what is wrong.
+
+A table counts when its columns after the first are peers (editions, plans, platforms): no
+header of default, bound or description columns (`table_roles` reads those). An answer clause
+that names one column (every word of its header) and, in its sentence, one row (its label's
+backquoted name, or half its label's words) must not give a figure the row holds
+in another column and not in the named one. Pure functions, no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docsassistant.agent.checks.cited_clauses import CONTRAST, SOURCE_SENTENCE, TABLE_CELLS, quoted_sentence
+from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
+from docsassistant.agent.checks.words import FILLER, tokens
+
+_SEPARATOR = re.compile(r"^[\s|:-]+$")
+_NOT_PEERS = re.compile(
+    r"\b(?:default|max|maximum|min|minimum|limit|range|allowed|description|notes?|meaning|example|type|unit)s?\b",
+    re.I,
+)
+
+
+class Matrix:
+    """A table whose columns after the first are peers: their headers, the headers' words, and
+    per row its label and each peer cell's figures."""
+
+    def __init__(self, headers: list[str], rows: list[tuple[str, list[set[str]]]]) -> None:
+        self.headers, self.rows = headers, rows
+        self.columns = [{w for w in tokens(h) if w not in FILLER} for h in headers]
+
+
+def matrices(text: str) -> list[Matrix]:
+    """`text`'s Markdown tables whose header names peers in every column after the first."""
+    out: list[Matrix] = []
+    header: list[str] | None = None
+    current: Matrix | None = None
+    for line in text.splitlines():
+        m = TABLE_CELLS.match(line)
+        if m and _SEPARATOR.match(m.group(1)):
+            continue
+        if not m:
+            header = current = None
+            continue
+        cells = [c.strip() for c in m.group(1).split("|")]
+        if header is None:
+            header = cells
+            current = Matrix(cells[1:], [])
+            if len(cells) < 3 or not all(current.columns) or any(_NOT_PEERS.search(h) for h in cells[1:]):
+                current = None
+            out += [current] if current else []
+        elif current and len(cells) == len(header):
+            current.rows.append((cells[0], [set(stated_figures(c)) for c in cells[1:]]))
+    return [m for m in out if m.rows]
+
+
+def _names_row(sentence: str, label: str) -> bool:
+    """The sentence names the row: by its label's backquoted name, or by half its words."""
+    said = sentence.lower().replace("`", "")
+    if names := re.findall(r"`([^`]+)`", label):
+        return any(re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", said) for n in names)
+    words = {w for w in tokens(label) if w not in FILLER and not w.isdigit()}
+    return bool(words) and len(words & set(tokens(said))) * 2 >= len(words)
+
+
+def figures_of_other_columns(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Answer clauses giving the one column they name a figure its row holds only in another
+    column (see the module docstring), as "8 for pro in 'On Pro, …'"."""
+    tables = [t for s in cited_sources for t in matrices(str(s.get("content") or ""))]
+    out: list[str] = []
+    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        for table in tables:
+            rows = [(label, cells) for label, cells in table.rows if _names_row(sentence, label)]
+            if len(rows) != 1:
+                continue  # no row, or several: whose figure is whose is unclear
+            label, cells = rows[0]
+            for clause in CONTRAST.split(sentence):
+                said = set(tokens(clause))
+                named = [i for i, words in enumerate(table.columns) if words <= said]
+                if len(named) != 1:
+                    continue
+                own = cells[named[0]]
+                others = set().union(*(c for i, c in enumerate(cells) if i != named[0])) - own
+                figures = set(stated_figures(clause)) - set(stated_figures(label))  # "2.4.x" names a row
+                if figures & others and not figures & own:
+                    out.append(f"{sorted(figures & others)[0]} in {quoted_sentence(sentence)!r}")
+                    break
+            else:
+                continue
+            break
+    return out
