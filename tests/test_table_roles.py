@@ -167,7 +167,8 @@ CONNECTIONS = {
     "|---|---|---|---|\n"
     "| `connect_timeout` | 10 s | 1 s – 5 m | Time to open a connection. |\n"
     "| `request_timeout` | 30 s | 1 s – 10 m | Time a client waits for one response. |\n"
-    "| `buffer_memory` | 32 MiB | 1 MiB – 1 GiB | Memory for records not yet sent. |\n",
+    "| `buffer_memory` | 32 MiB | 1 MiB – 1 GiB | Memory for records not yet sent. |\n"
+    "| `retry_backoff` | 100 ms | 10 ms – 1 m | Wait between retries. |\n",
 }
 
 
@@ -184,8 +185,14 @@ CONNECTIONS = {
         ("request_timeout can be raised to 10 minutes [1].", []),  # its own row's bound
         ("buffer_memory holds 32768 KiB by default [1].", []),  # the same quantity
         ("request_timeout waits 45 seconds [1].", []),  # in no row: the figure checks' question
-        # two settings named: whose figure is whose is not this check's to say
+        # two settings named: whose figure is whose is not this check's to say ...
         ("connect_timeout is 10 s and request_timeout is 30 s [1].", []),
+        ("connect_timeout is 30 s and request_timeout is 10 s [1].", []),
+        # ... but a figure neither named row holds, another row does (blind QA round 19 w32)
+        (
+            "A client waits 100 ms between retries, and connect_timeout must stay below request_timeout [1].",
+            ["100 ms for connect_timeout / request_timeout"],
+        ),
     ],
 )
 def test_a_figure_another_row_holds_is_found(answer: str, found: list[str]) -> None:

@@ -148,11 +148,15 @@ def figures_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> l
     out: list[str] = []
     for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         named = {r.key for r in rows if r.key and names_setting(sentence, r.key)}
-        if len(named) != 1:
-            continue  # no setting, or several: whose figure is whose is another check's question
-        key = named.pop()
-        own = [a for r in rows if r.key == key for a in r.amounts]
-        others = [a for r in rows if r.key != key for a in r.amounts]
+        if not named:
+            continue
+        # Several named: which of them a figure belongs to is the binding check's question,
+        # but one no named row holds and another row does is still another setting's
+        # ("a heartbeat every five seconds … heartbeat_interval … session_timeout", the 5 s
+        # being auto_commit_interval's: blind QA round 19 w32).
+        key = " / ".join(sorted(named))
+        own = [a for r in rows if r.key in named for a in r.amounts]
+        others = [a for r in rows if r.key not in named for a in r.amounts]
         for match, kind, _, value in quantities(sentence):
             if not any(k == kind and same_quantity(v, value) for _, k, v in own) and any(
                 k == kind and same_quantity(v, value) for _, k, v in others
