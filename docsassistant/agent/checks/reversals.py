@@ -27,6 +27,13 @@ _MARKER = re.compile(r"\[\d+\]")
 # "Yes, …" / "No, …" answer the question; they are not part of the statement after them.
 # Only when punctuation follows: "No index is needed" states something, "No, …" answers.
 _ANSWER_WORD = re.compile(r"^\W*(yes|yeah|yep|no|nope|correct|right|indeed|exactly)\s*[,.;:!—–-]+\s*", re.I)
+# "Not by default: it delivers at least once", "Not if it has several disks: it keeps
+# serving …": the opener answers the question, like "No," (blind QA round 19 r20, r28).
+_NOT_OPENER = re.compile(
+    r"^\W*not\s+(?:by default|yet|quite|necessarily|always|exactly|really|(?:if|unless|when|on|in|with|for)\b[^:;,—–.]{0,80})"
+    r"\s*[:;,—–]+\s*",
+    re.I,
+)
 _DENIES = re.compile(r"^\W*(no|nope|not quite|that'?s (not|incorrect|wrong)|incorrect)\b", re.I)
 
 # Clauses an answer joins that its source may state apart, each compared alone: "Support
@@ -65,7 +72,7 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
             halves += [(profile_of(part), [profile_of(o) for o in parts if o is not part]) for part in parts]
     out: list[str] = []
     for sentence in sentences(answer):
-        statement = _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence))
+        statement = _NOT_OPENER.sub("", _ANSWER_WORD.sub("", _MARKER.sub(" ", sentence)))
         clauses = CLAUSE_SPLIT.split(statement)
         # A statement saying a source sentence whole: its clauses that hold only that
         # sentence's words are parts of it, whatever its negation covers ("Otherwise the run
@@ -85,8 +92,8 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
             out.append(sentence)
     if question and is_yes_no(question):
         asked = question.strip().rstrip("?")
-        if (affirms(answer) and is_reversed(asked, profiles, headings)) or (
-            _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, headings)
+        if (affirms(answer) and is_reversed(asked, profiles, headings, asked=True)) or (
+            _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, headings, asked=True)
         ):
             out.append(question.strip())
     return out
@@ -122,8 +129,8 @@ def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) ->
         if naming:
             context += [profile_of(s) for s in page if s not in naming]
     asked = question.strip().rstrip("?")
-    if (affirms(answer) and is_reversed(asked, profiles, context)) or (
-        _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, context)
+    if (affirms(answer) and is_reversed(asked, profiles, context, asked=True)) or (
+        _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, context, asked=True)
     ):
         return [question.strip()]
     return []
