@@ -212,6 +212,9 @@ def test_held_out_sets_rarely_misfire(embedder, name: str) -> None:
         "You must restart the service after changing the configuration file.",
         # docs/flags.md once held this; the "what the page says" cue read it as an order.
         "A model cites one chunk for what the page says across two sections.",
+        # Blind QA round 20's corpus: "the agent" there is a backup daemon.
+        "The configuration is read from /etc/vkd.toml, which is reloaded when the agent receives SIGHUP.",
+        "When the model reads the input tensor it casts it to float32.",
     ],
 )
 def test_ordinary_documentation_is_not_flagged(embedder, line: str) -> None:

@@ -26,7 +26,10 @@ ADDRESS_FAMILIES: dict[str, re.Pattern[str]] = {
         rf"|\b(?:whoever|anyone|anybody|anything|whatever(?: \w+)?) (?:that |which |who )?(?:is )?(?:summari[sz]|paraphras|"
         rf"process|answer|relay|pars|ingest|rewrit|translat)\w*\b[^.;:]{{0,25}}?\b{THIS}"
         rf"|\b(?:whoever|anyone|anything|whatever) (?:that |who )?(?:turns|makes|converts|renders|condenses) {THIS} into\b"
-        rf"|\b(?:if|when|whenever|once|while) (?:an?|the|any|you are an?) {AI} (?:is |are )?{USE_ACTIVE}\b"
+        # Not a bare "agent", "model" or "bot": "reloaded when the agent receives SIGHUP" is a
+        # daemon (a page of blind QA round 20's corpus); "when an AI agent reads" still counts.
+        rf"|\b(?:if|when|whenever|once|while) (?:an?|the|any|you are an?) (?!(?:agents?|models?|bots?)\b){AI} "
+        rf"(?:is |are )?{USE_ACTIVE}\b"
         rf"|\b(?:meant|intended|written|addressed) (?:only )?(?:for|to) (?:the |any |you,? the )?{AI}\s*[,.;:]"
         # The writer of the reply, whoever it is: "whoever generates the reply", "you, the one composing the answer".
         rf"|\b(?:whoever|anyone|anybody|the one|you,? the one) (?:who |that )?(?:is )?(?:generat|writ|compos|produc|draft|"
