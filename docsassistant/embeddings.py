@@ -136,17 +136,13 @@ class TorchEmbedder:
         out = np.zeros((len(texts), WIDTH), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         model = self._model[0].auto_model
-        with self._lock.query(), self._torch.inference_mode():
-            self._torch.set_num_threads(1)
-            try:
-                for start in range(0, len(order), self.batch_size):
-                    part = order[start : start + self.batch_size]
-                    batch = self._model.preprocess([texts[i] for i in part])
-                    states = model(**batch, output_hidden_states=True).hidden_states
-                    mask = batch["attention_mask"].numpy()
-                    out[part] = pool([states[n].numpy() for n in LAYERS], mask)
-            finally:
-                self._torch.set_num_threads(self._threads)
+        with self._lock.query(), self._torch.inference_mode(), self._one_thread():
+            for start in range(0, len(order), self.batch_size):
+                part = order[start : start + self.batch_size]
+                batch = self._model.preprocess([texts[i] for i in part])
+                states = model(**batch, output_hidden_states=True).hidden_states
+                mask = batch["attention_mask"].numpy()
+                out[part] = pool([states[n].numpy() for n in LAYERS], mask)
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -157,9 +153,15 @@ class TorchEmbedder:
 
     def _encode_on_one_thread(self, texts: list[str]) -> np.ndarray:
         """The caller holds the lock: torch's thread count is process-wide."""
+        with self._one_thread():
+            return self._encode(texts)
+
+    @contextlib.contextmanager
+    def _one_thread(self) -> Iterator[None]:
+        """Torch on one thread for the block, then back to its count (the caller holds the lock)."""
         self._torch.set_num_threads(1)
         try:
-            return self._encode(texts)
+            yield
         finally:
             self._torch.set_num_threads(self._threads)
 
