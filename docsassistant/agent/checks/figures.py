@@ -32,6 +32,8 @@ NUMBER_WORDS |= {"seventy": "70", "eighty": "80", "ninety": "90"}
 # "twenty-four hours" were read as 5 and 4, which no source held).
 COMPOUND_NUMBER = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s](?:one|two|three|four|five|six|seven|eight|nine)"
 _COMPOUND = re.compile(r"\b" + COMPOUND_NUMBER + r"\b", re.I)
+# Any number word, a compound one whole: what `word_number` reads.
+NUMBER_WORD = re.compile(rf"\b(?:{COMPOUND_NUMBER}|{'|'.join(NUMBER_WORDS)})\b", re.I)
 
 
 def word_number(text: str) -> str | None:

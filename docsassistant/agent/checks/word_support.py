@@ -32,9 +32,8 @@ from docsassistant.agent.checks.cited_clauses import (
 )
 from docsassistant.agent.checks.coverage import says_nothing
 from docsassistant.agent.checks.figures import (
-    COMPOUND_NUMBER,
     FENCED_CODE,
-    NUMBER_WORDS,
+    NUMBER_WORD,
     source_figures,
     stated_figures,
     word_number,
@@ -54,14 +53,13 @@ MIN_WORDS = 3  # shorter sentences ("Yes [1].") say too little to judge
 # be (blind QA round 19 r09: "from ten seconds to forty-five seconds" for the page's "10 s to
 # 45 s" had three unbacked words). One the sources do not state stays unbacked: "thirty
 # seconds" cited to a page about 200 calls a minute is still off its page.
-_NUMBER_WORD = re.compile(rf"\b(?:{COMPOUND_NUMBER}|{'|'.join(w for w in NUMBER_WORDS)})\b", re.I)
 
 
 def _stated_number_words(sentence: str, source_figures: set[str]) -> set[str]:
     """The stems of `sentence`'s number words whose value is among `source_figures`."""
     return {
         stem_
-        for m in _NUMBER_WORD.finditer(sentence)
+        for m in NUMBER_WORD.finditer(sentence)
         if word_number(m.group(0)) in source_figures
         for stem_ in content_stems(m.group(0))
     }
