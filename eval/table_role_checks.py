@@ -13,6 +13,9 @@ figures differ (d, b), six answers held to the page:
 - For `figures_of_other_rows` (blind QA round 19 w33), each time or size a row states:
   "`key` is q" is a misread if flagged; each time or size of the same kind another row of
   the table states and this row does not: "`key` is q" is caught or not.
+- For `defaults_of_other_rows` (blind QA round 20 w30), each row with a default d: "By
+  default `key` is d" is a misread if flagged; each default of another row of the page that
+  this row does not hold: "By default `key` is d'" is caught or not.
 - For `default_values.other_default_values` (blind QA round 19 w31), each row of a table
   with a default column whose default is an on/off value or backquoted: "`key` defaults to
   v" and "By default `key` is v" are misreads if flagged; the opposite on/off value, or
@@ -66,6 +69,26 @@ def measure(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
                 elif found:
                     counts["misread"] += 1
                     listing.append(f"{split} {path.name}: {answer}")
+    return counts
+
+
+def measure_other_defaults(corpus: Path, split: str, listing: list[str]) -> dict[str, int]:
+    counts = {"own": 0, "misread": 0, "made": 0, "caught": 0}
+    for path, page in _pages(corpus, split):
+        source = [{"content": page}]
+        rows = [r for r in table_roles.table_rows(page) if r.key and r.defaults]
+        for row in rows:
+            counts["own"] += 1
+            answer = f"By default `{row.key}` is {sorted(row.defaults)[0]} [1]."
+            if table_roles.defaults_of_other_rows(answer, source):
+                counts["misread"] += 1
+                listing.append(f"{split} {path.name}: {answer}")
+            for other in sorted(
+                set().union(*(r.defaults for r in rows if r.key != row.key)) - row.defaults - row.bounds
+            ):
+                counts["made"] += 1
+                wrong = f"By default `{row.key}` is {other} [1]."
+                counts["caught"] += bool(table_roles.defaults_of_other_rows(wrong, source))
     return counts
 
 
@@ -141,6 +164,11 @@ def main() -> None:
             f"{split}: a row's own times and sizes misread {r['misread']} of {r['own']}; another row's,"
             f" caught {r['caught']} of {r['made']}"
         )
+        o = measure_other_defaults(args.corpus, split, listing)
+        print(
+            f"{split}: a row's own default misread {o['misread']} of {o['own']}; another row's default,"
+            f" caught {o['caught']} of {o['made']}"
+        )
         d = measure_defaults(args.corpus, split, listing)
         print(
             f"{split}: {d['rows']} rows with an on/off or backquoted default; right answers misread"
@@ -149,6 +177,7 @@ def main() -> None:
     print_gold(*gold_flags(args.corpus, args.qa, table_roles.swapped_table_roles))
     print_gold(*gold_flags(args.corpus, args.qa, table_roles.figures_of_other_rows))
     print_gold(*gold_flags(args.corpus, args.qa, default_values.other_default_values))
+    print_gold(*gold_flags(args.corpus, args.qa, table_roles.defaults_of_other_rows))
     if args.list:
         print("\n".join(listing))
 

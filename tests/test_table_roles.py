@@ -197,3 +197,42 @@ CONNECTIONS = {
 )
 def test_a_figure_another_row_holds_is_found(answer: str, found: list[str]) -> None:
     assert figures_of_other_rows(answer, [CONNECTIONS]) == found
+
+
+RETENTION = {
+    "n": 1,
+    "content": "| Setting | Type | Default | Range / Allowed | Description |\n|---|---|---|---|---|\n"
+    "| `keep_daily` | integer | 7 | 0–366 | Daily snapshots kept. |\n"
+    "| `keep_weekly` | integer | 4 | 0–520 | Weekly snapshots kept. |\n"
+    "| `copy_delay` | duration | 15 m | 0 – 24 h | Wait after a commit before copying. |\n"
+    "| `retry_interval` | duration | 5 m | 30 s – 1 h | Wait after a failed copy. |\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        # Blind QA round 20 w30: keep_daily's default given to keep_weekly, as a number word.
+        (
+            "By default the vault keeps seven weekly snapshots (`keep_weekly`) [1].",
+            ["7 as the default of keep_weekly"],
+        ),
+        ("By default the vault keeps four weekly snapshots (`keep_weekly`) [1].", []),
+        ("By default `keep_weekly` is 4, and `keep_daily` can go up to 366 [1].", []),  # two settings
+        ("`keep_weekly` can be set to 7 if you want a week of them [1].", []),  # not the default
+    ],
+)
+def test_another_rows_default_is_found(answer: str, found: list[str]) -> None:
+    from docsassistant.agent.checks.table_roles import defaults_of_other_rows
+
+    assert defaults_of_other_rows(answer, [RETENTION]) == found
+
+
+def test_minutes_apart_from_their_number_are_minutes_in_a_duration_row() -> None:
+    """Blind QA round 20 w31: "15 m" in a duration row was no time, so "five minutes" for
+    `copy_delay` (5 m being `retry_interval`'s) was not compared."""
+    answer = "By default the relay waits five minutes before it copies the snapshot (`copy_delay`) [1]."
+    assert figures_of_other_rows(answer, [RETENTION]) == ["five minutes for copy_delay"]
+    assert (
+        figures_of_other_rows("`copy_delay` waits a quarter of an hour, 15 minutes [1].", [RETENTION]) == []
+    )

@@ -40,7 +40,11 @@ from docsassistant.agent.checks.sibling_terms import sibling_terms
 from docsassistant.agent.checks.skipped_steps import skipped_steps
 from docsassistant.agent.checks.step_order import reordered_steps
 from docsassistant.agent.checks.support_matrix import matrix_denials
-from docsassistant.agent.checks.table_roles import figures_of_other_rows, swapped_table_roles
+from docsassistant.agent.checks.table_roles import (
+    defaults_of_other_rows,
+    figures_of_other_rows,
+    swapped_table_roles,
+)
 from docsassistant.agent.checks.units import (
     converted_figures,
     mismatched_units,
@@ -133,6 +137,8 @@ def code_findings(
     ]
     # "On Pro, max_message_bytes can go up to 8 MiB", 8 MiB being Community's cell (19 w21).
     unbacked += [f for f in figures_of_other_columns(answer, cited_sources + same_page) if f not in unbacked]
+    # "By default … seven weekly snapshots (`keep_weekly`)", 7 being keep_daily's default (20 w30).
+    unbacked += [f for f in defaults_of_other_rows(answer, cited_sources + same_page) if f not in unbacked]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).

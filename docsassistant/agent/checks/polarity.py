@@ -146,10 +146,17 @@ def _negations(a: Profile, b: Profile, scoped: bool, heads: bool = True) -> int:
     )
 
 
+# What follows a negation without being what it denies: "no longer written", "without any
+# manual action" (blind QA round 20 r04), "no other", "not a single".
+_NOT_HEADS = frozenset("longer any more further such other single all some every each".split())  # noqa: SIM905
+
+
 def _head(after: list[str]) -> str | None:
     """The stem of the first content word after a negation: what it denies ("lost" of "never
-    lost once acknowledged", "written" of "no longer written")."""
-    return next((stem(w) for w in after if w not in _FILLER and w not in _POLAR and w != "longer"), None)
+    lost once acknowledged", "written" of "no longer written", "manual" of "without any manual")."""
+    return next(
+        (stem(w) for w in after if w not in _FILLER and w not in _POLAR and w not in _NOT_HEADS), None
+    )
 
 
 def _flips(a: Profile, b: Profile, scoped: bool = True, heads: bool = True) -> int:

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, TABLE_CELLS
-from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
+from docsassistant.agent.checks.figures import FENCED_CODE, NUMBER_WORD, stated_figures, word_number
 from docsassistant.agent.checks.units import quantities, same_quantity
 
 _SEPARATOR = re.compile(r"^[\s|:-]+$")
@@ -34,6 +34,13 @@ _SAYS_BOUND = re.compile(
     r"highest|lowest|range)\b",
     re.I,
 )
+
+
+# "15 m" apart from its number is left alone in prose (metres?), but in a row that is a
+# duration, or that gives its range in seconds or hours, it is minutes (blind QA round 20 w31:
+# "| `copy_delay` | duration | 15 m | 0 – 24 h |", 5 m being `retry_interval`'s).
+_DURATION_ROW = re.compile(r"\b(?:duration|interval|timeout|delay)\b|\d\s?(?:ms|s|h|d)\b", re.I)
+_SPACED_MINUTES = re.compile(r"\b(\d+(?:\.\d+)?)\s+m\b")
 
 
 class Row:
@@ -72,6 +79,8 @@ def table_rows(text: str) -> list[Row]:
             continue
         key = cells[0].strip("` ").lower()
         figures = [set(stated_figures(cells[i])) for i in range(len(cells))]
+        if _DURATION_ROW.search(" ".join(cells[1:])):
+            cells = [_SPACED_MINUTES.sub(r"\1m", c) for c in cells]
         amounts = [(m.group(0), kind, value) for cell in cells[1:] for m, kind, _, value in quantities(cell)]
         rows.append(
             Row(
@@ -163,4 +172,29 @@ def figures_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> l
             ):
                 out.append(f"{match.group(0)} for {key}")
                 break
+    return out
+
+
+def defaults_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
+    """Figures an answer sentence gives as the default of the one setting it names that its
+    row does not hold but another row gives as its default, as "7 as the default of
+    keep_weekly" (blind QA round 20 w30: "By default the vault keeps seven weekly snapshots
+    (`keep_weekly`)", the row's default 4, 7 being `keep_daily`'s). Number words count here
+    ("seven"): a sentence that says default is about a value. A sentence that also gives one
+    of its row's own figures is left alone."""
+    rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
+    out: list[str] = []
+    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+        named = {r.key for r in rows if r.key and names_setting(sentence, r.key)}
+        if len(named) != 1 or not _SAYS_DEFAULT.search(sentence):
+            continue
+        key = named.pop()
+        own = set().union(*(r.defaults | r.bounds for r in rows if r.key == key))
+        others = set().union(*(r.defaults for r in rows if r.key != key)) - own
+        text = _without_ranges(sentence, next(r for r in rows if r.key == key))
+        figures = set(stated_figures(text)) | {
+            n for m in NUMBER_WORD.finditer(text) if (n := word_number(m.group(0)))
+        }
+        if figures & others and not figures & own:
+            out.append(f"{sorted(figures & others)[0]} as the default of {key}")
     return out
