@@ -38,6 +38,7 @@ from docsassistant.agent.checks.sibling_figures import sibling_figures
 from docsassistant.agent.checks.sibling_names import sibling_citations, sibling_names, sibling_sources
 from docsassistant.agent.checks.sibling_terms import sibling_terms
 from docsassistant.agent.checks.skipped_steps import skipped_steps
+from docsassistant.agent.checks.stale_defaults import stale_defaults
 from docsassistant.agent.checks.step_order import reordered_steps
 from docsassistant.agent.checks.support_matrix import matrix_denials
 from docsassistant.agent.checks.table_roles import (
@@ -182,6 +183,8 @@ def code_findings(
     # "Set `broker.legacy_port` …" as if current, a source saying it was removed (QA 13 w27):
     # against every source the writer saw, the removal often being another chunk's.
     reversals += [q for q in removed_options(answer, seen) if q not in reversals]
+    # "`upload_streams` defaults to 2", the release notes saying "now defaults to 4 (was 2)" (20 w28).
+    reversals += [q for q in stale_defaults(answer, seen) if q not in reversals]
     # "producer.idempotent defaults to false", its table row's default being `true` (19 w31).
     reversals += [q for q in other_default_values(answer, cited_sources + same_page) if q not in reversals]
     # "Keelback Vault runs on … macOS", the cited support table's Vault column saying no (w07).
