@@ -246,6 +246,10 @@ def test_a_yes_confirms_only_names_its_cited_sources_hold() -> None:
     assert unconfirmed_names("Does Acme Proxy support HTTP/3?", proxy) == []
     macs = [{"content": "Building on Intel Macs is not supported."}]
     assert unconfirmed_names("Can I build it on an Intel-based Mac?", macs) == []  # "Intel-based": Intel
+    # The product a chunk documents is its component, seldom named in the chunk (round 20 r11).
+    limits = [{"component": "vellumkeep", "content": "| Largest file | 16 TiB |"}]
+    assert unconfirmed_names("Is there a maximum file size that Vellumkeep can back up?", limits) == []
+    assert unconfirmed_names("Can Borgmatic back up a 20 TiB file?", limits) == ["Borgmatic"]
 
 
 def test_the_words_of_a_question_its_sources_never_use() -> None:

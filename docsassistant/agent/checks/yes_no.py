@@ -49,9 +49,13 @@ def unconfirmed_names(question: str, cited_sources: list[dict[str, Any]]) -> lis
     compared without case: "Yes, Acme Proxy supports WebSockets [proxy page]", the page
     never naming WebSockets (QA round 12 m60). Of the 16 yes/no questions of the two
     docs-QA sets, held to their whole source files, one names a thing its sources do not
-    ("LLM"; its answer is no)."""
+    ("LLM"; its answer is no). A source's component counts as a name it holds: the
+    product a page documents is rarely named in each chunk ("Is there a maximum file size
+    that Vellumkeep can back up?", the limits chunk of component `vellumkeep`: blind QA round
+    20 r11)."""
     text = " ".join(
-        f"{s.get('title') or ''} {s.get('section') or ''} {s.get('content') or ''}" for s in cited_sources
+        f"{s.get('title') or ''} {s.get('section') or ''} {s.get('component') or ''} {s.get('content') or ''}"
+        for s in cited_sources
     ).lower()
     out: list[str] = []
     for match in NAME.finditer(question):
