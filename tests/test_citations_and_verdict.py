@@ -339,6 +339,21 @@ def test_an_option_no_source_gives_is_found_in_code_and_in_prose() -> None:
     assert unbacked_options("No, there is no --skip-verify; use --dry-run [1].", [source], asked) == []
 
 
+def test_a_subcommand_no_source_runs_its_program_with_is_found() -> None:
+    """Blind QA round 20 w39: "run `vk-relay promote`", the page's command being `vkvault
+    promote`, with `vk-relay pair …` beside it."""
+    from docsassistant.agent.checks.identifiers import unbacked_commands
+
+    page = {"content": "Run `vkvault promote` on the target. Pair it with `vk-relay pair URL --token T`."}
+    assert unbacked_commands("Run `vk-relay promote` on the target [1].", [page]) == ["vk-relay promote"]
+    assert unbacked_commands("Run `vkvault promote` on the target [1].", [page]) == []
+    assert unbacked_commands("```sh\nvk-relay pair URL --token T\n```", [page]) == []
+    # A program no source runs (the shell's), and a subcommand the user named, are left alone.
+    assert unbacked_commands("Then run `systemctl restart vk-relay` [1].", [page]) == []
+    asked = "Is there a `vk-relay status` command?"
+    assert unbacked_commands("No, `vk-relay status` does not exist [1].", [page], asked) == []
+
+
 def test_a_release_number_backs_its_short_form() -> None:
     """ "removed in 3.0" citing the release notes' "3.0.0" section (QA round 15 r17)."""
     from docsassistant.agent.checks.figures import unbacked_numbers

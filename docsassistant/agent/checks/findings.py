@@ -23,7 +23,7 @@ from docsassistant.agent.checks.default_values import other_default_values
 from docsassistant.agent.checks.figure_binding import borrowed_subjects, misbound_figures, misplaced_figures
 from docsassistant.agent.checks.figure_labels import figure_of_another_name, relabelled_figures
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures, unbacked_numbers
-from docsassistant.agent.checks.identifiers import unbacked_identifiers, unbacked_options
+from docsassistant.agent.checks.identifiers import unbacked_commands, unbacked_identifiers, unbacked_options
 from docsassistant.agent.checks.list_items import invented_list_items
 from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.checks.only_terms import narrowed_lists, widened_restrictions
@@ -159,6 +159,8 @@ def code_findings(
     # invented: checked against every source, cited or not; code blocks left out (QA 9, s32).
     named = unbacked_identifiers(FENCED_CODE.sub(" ", answer), sources)
     named += unbacked_options(answer, sources, " ".join(users_words))
+    # "run `vk-relay promote`", the sources running `vkvault promote` and `vk-relay pair` (20 w39).
+    named += unbacked_commands(answer, sources, " ".join(users_words))
     # ... but the example's own name is the answer's: "apply `sync-orders.yaml`" (QA 15 r06).
     own = own_names(answer)
     named = [n for n in named if not any(n.lower().rsplit(".", 1)[0] in o for o in own)]

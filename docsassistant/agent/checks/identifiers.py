@@ -63,3 +63,32 @@ def unbacked_options(answer: str, sources: list[dict[str, Any]], users_words: st
         if option.lower() not in _GENERIC_OPTIONS and not found and option not in out:
             out.append(option)
     return out
+
+
+# A command in code: a program, then a subcommand word ("vellum backup", "vk-relay pair").
+_COMMAND = re.compile(r"^\s*(?:sudo\s+)?([a-z][\w.-]*)\s+([a-z][a-z0-9-]*)(?=\s|$)")
+_CODE = re.compile(r"```[^\n]*\n(.*?)(?:```|$)|`([^`\n]+)`", re.S)
+
+
+def _commands(text: str) -> list[tuple[str, str]]:
+    """(program, subcommand) of each command in `text`'s code: inline spans and block lines."""
+    lines = [line for m in _CODE.finditer(text) for line in (m.group(1) or m.group(2)).splitlines()]
+    return [(m.group(1), m.group(2)) for line in lines if (m := _COMMAND.match(line))]
+
+
+def unbacked_commands(answer: str, sources: list[dict[str, Any]], users_words: str = "") -> list[str]:
+    """Subcommands the answer's code gives a program that its sources run with others but
+    never with this one, as "vk-relay promote" (blind QA round 20 w39: "run `vk-relay promote`
+    on the target", the page's command being `vkvault promote`, `vk-relay pair …` beside it).
+    A program no source runs is left alone (a shell's `systemctl` or `rsync`), and so is a
+    subcommand the user named."""
+    texts = [str(s.get("content") or "") for s in sources]
+    programs = {program for text in texts for program, _ in _commands(text)}
+    known = re.sub(r"\s+", " ", " ".join([*texts, users_words]).lower())
+    out: list[str] = []
+    for program, sub in _commands(answer):
+        command = f"{program} {sub}"
+        pattern = rf"(?<![\w-]){re.escape(command.lower())}(?![\w-])"
+        if program in programs and not re.search(pattern, known) and command not in out:
+            out.append(command)
+    return out

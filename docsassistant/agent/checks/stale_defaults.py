@@ -79,7 +79,7 @@ def stale_defaults(answer: str, sources: list[dict[str, Any]]) -> list[str]:
         if not _SAYS_DEFAULT.search(sentence) or _PAST.search(sentence):
             continue
         said = _said(sentence)
-        for key, old, new in changes:
+        for key, old, _ in changes:
             # Another note making the old value new again ("Float to Double", then "Double to
             # Float" elsewhere) leaves it current as far as the sources tell.
             current = {n for k, _, n in changes if k == key}
