@@ -27,6 +27,7 @@ from docsassistant.agent.checks.identifiers import unbacked_commands, unbacked_i
 from docsassistant.agent.checks.list_items import invented_list_items
 from docsassistant.agent.checks.negated_verbs import denied_verbs_asserted
 from docsassistant.agent.checks.only_terms import narrowed_lists, widened_restrictions
+from docsassistant.agent.checks.paired_names import mispaired_names
 from docsassistant.agent.checks.peer_figures import peer_figures
 from docsassistant.agent.checks.removed_options import removed_options
 from docsassistant.agent.checks.reversals import contradicted_by_evidence, reversed_statements
@@ -140,6 +141,8 @@ def code_findings(
     unbacked += [f for f in figures_of_other_columns(answer, cited_sources + same_page) if f not in unbacked]
     # "By default … seven weekly snapshots (`keep_weekly`)", 7 being keep_daily's default (20 w30).
     unbacked += [f for f in defaults_of_other_rows(answer, cited_sources + same_page) if f not in unbacked]
+    # "`VK-4291` (QUOTA_EXCEEDED)", the error table pairing QUOTA_EXCEEDED with VK-4290 (20 w38).
+    unbacked += [p for p in mispaired_names(answer, cited_sources + same_page) if p not in unbacked]
     # "TLS 1.1" where the page gives TLS only 1.2 and 1.3, its 1.1 being HTTP/1.1's (m47).
     unbacked += [figure for figure in relabelled_figures(checked, cited_sources) if figure not in unbacked]
     # "a single failed check" for the page's "three failed health checks in a row" (s55).
