@@ -40,3 +40,14 @@ def test_change_notes_are_read() -> None:
 )
 def test_an_old_default_given_as_current_is_flagged(answer: str, flagged: bool) -> None:
     assert bool(stale_defaults(answer, [NOTES])) is flagged
+
+
+def test_a_default_sentence_speaks_of_the_setting_its_neighbour_names() -> None:
+    """Blind QA round 20 w27: "By default, `vkd` runs one job at a time. You can raise
+    `max_concurrent_jobs` to as many as 8.", the notes saying "now defaults to 2 (was 1)"."""
+    notes = {"content": "- `max_concurrent_jobs` in `[agent]` now defaults to 2 (was 1)."}
+    answer = (
+        "By default, `vkd` runs one backup job at a time [1]. You can raise `max_concurrent_jobs` to 8 [1]."
+    )
+    assert stale_defaults(answer, [notes]) == ["By default, `vkd` runs one backup job at a time."]
+    assert stale_defaults(answer.replace("one backup job", "two backup jobs"), [notes]) == []

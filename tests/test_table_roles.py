@@ -236,3 +236,37 @@ def test_minutes_apart_from_their_number_are_minutes_in_a_duration_row() -> None
     assert (
         figures_of_other_rows("`copy_delay` waits a quarter of an hour, 15 minutes [1].", [RETENTION]) == []
     )
+
+
+UPLOADS = {
+    "n": 1,
+    "content": "| Setting | Default | Range | Description |\n|---|---|---|---|\n"
+    "| `request_body_max` | 64 MiB | 1 MiB – 256 MiB | Largest upload request. |\n"
+    "| `metadata_max_age` | 5 m | 10 s – 1 h | How often clients refresh metadata. |\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "found"),
+    [
+        # Blind QA round 20 w02: the default's sentence names no setting, the next one does.
+        (
+            "By default the vault accepts upload requests of up to 256 MiB [1]. The setting is "
+            "`request_body_max`, and it can be lowered to 1 MiB [1].",
+            ["256 as the default of request_body_max"],
+        ),
+        (
+            "By default the vault accepts upload requests of up to 64 MiB [1]. The setting is "
+            "`request_body_max`, and it can be raised to 256 MiB [1].",
+            [],
+        ),
+        # Only a default is borrowed: "at least every five minutes" is no bound (round 19 r17).
+        (
+            "Clients refresh cluster metadata at least every five minutes [1]. The interval is "
+            "metadata_max_age, which accepts values from ten seconds to one hour [1].",
+            [],
+        ),
+    ],
+)
+def test_a_default_sentence_speaks_of_the_setting_its_neighbour_names(answer: str, found: list[str]) -> None:
+    assert swapped_table_roles(answer, [UPLOADS]) == found

@@ -18,8 +18,8 @@ import re
 from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence
-from docsassistant.agent.checks.figures import FENCED_CODE, NUMBER_WORD, stated_figures, word_number
-from docsassistant.agent.checks.table_roles import names_setting
+from docsassistant.agent.checks.figures import NUMBER_WORD, stated_figures, word_number
+from docsassistant.agent.checks.table_roles import settings_named
 
 _UNIT = r"(?:\s?(?:ms|s|m|h|d|[KMGT]i?B|bytes|seconds?|minutes?|hours?|days?))?"
 
@@ -75,7 +75,8 @@ def stale_defaults(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     """Answer sentences giving a setting's old default as its default (see the module docstring)."""
     changes = [c for s in sources for c in default_changes(str(s.get("content") or ""))]
     out: list[str] = []
-    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+    # A sentence naming no setting speaks of the one its neighbour names (`settings_named`).
+    for sentence, named in settings_named(answer, {key for key, _, _ in changes}):
         if not _SAYS_DEFAULT.search(sentence) or _PAST.search(sentence):
             continue
         said = _said(sentence)
@@ -83,7 +84,7 @@ def stale_defaults(answer: str, sources: list[dict[str, Any]]) -> list[str]:
             # Another note making the old value new again ("Float to Double", then "Double to
             # Float" elsewhere) leaves it current as far as the sources tell.
             current = {n for k, _, n in changes if k == key}
-            if names_setting(sentence, key) and old in said and not said & current:
+            if key in named and old in said and not said & current:
                 out.append(quoted_sentence(sentence))
                 break
     return out

@@ -119,13 +119,33 @@ def _without_ranges(sentence: str, row: Row) -> str:
     return _RANGE.sub(drop, sentence)
 
 
+def settings_named(answer: str, keys: set[str]) -> list[tuple[str, set[str]]]:
+    """Each prose sentence of `answer` with the settings of `keys` it names. A sentence naming
+    none that says default takes the one setting its paragraph's next sentence (else its
+    previous one) names alone: "By default the vault accepts uploads of up to 256 MiB. The
+    setting is `request_body_max` …" speaks of `request_body_max`'s default (blind QA round 20
+    w02, w27). Only a default: "Clients refresh metadata at least every five minutes. The
+    interval is metadata_max_age, …" gives no bound of it (blind QA round 19 r17)."""
+    out: list[tuple[str, set[str]]] = []
+    for paragraph in re.split(r"\n\s*\n", FENCED_CODE.sub(" ", answer)):
+        sentences = [s for s in SOURCE_SENTENCE.split(paragraph) if s.strip()]
+        named = [{k for k in keys if k and names_setting(s, k)} for s in sentences]
+        for i, sentence in enumerate(sentences):
+            own = named[i]
+            if not own and _SAYS_DEFAULT.search(sentence):
+                beside = [named[j] for j in (i + 1, i - 1) if 0 <= j < len(sentences)]
+                own = next((n for n in beside if len(n) == 1), set())
+            out.append((sentence, own))
+    return out
+
+
 def swapped_table_roles(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     """Figures an answer gives a setting in the other role than its cited table's row does
     (see the module docstring), as "32 as the default of backup.parallel_uploads"."""
     rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
     out: list[str] = []
-    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        named = [r for r in rows if r.key and names_setting(sentence, r.key)]
+    for sentence, keys in settings_named(answer, {r.key for r in rows}):
+        named = [r for r in rows if r.key in keys]
         says_default, says_bound = bool(_SAYS_DEFAULT.search(sentence)), bool(_SAYS_BOUND.search(sentence))
         if len({r.key for r in named}) != 1 or not (says_default or says_bound):
             continue  # no setting or several; no role
@@ -184,8 +204,7 @@ def defaults_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> 
     of its row's own figures is left alone."""
     rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
     out: list[str] = []
-    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        named = {r.key for r in rows if r.key and names_setting(sentence, r.key)}
+    for sentence, named in settings_named(answer, {r.key for r in rows}):
         if len(named) != 1 or not _SAYS_DEFAULT.search(sentence):
             continue
         key = named.pop()
