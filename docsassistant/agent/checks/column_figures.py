@@ -71,29 +71,44 @@ def _names_row(sentence: str, label: str) -> bool:
     return bool(words) and len(words & set(tokens(said))) * 2 >= len(words)
 
 
+def _columns_named(text: str, table: Matrix) -> list[int]:
+    said = set(tokens(text))
+    return [i for i, words in enumerate(table.columns) if words <= said]
+
+
 def figures_of_other_columns(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
     """Answer clauses giving the one column they name a figure its row holds only in another
-    column (see the module docstring), as "8 for pro in 'On Pro, …'"."""
+    column (see the module docstring), as "8 in 'On Pro, …'". A sentence naming no column
+    speaks of the one its paragraph's previous sentence names alone: "The Team edition lets
+    you protect up to 250 hosts. Each host can have up to 256 backup sets." gives Team the
+    Enterprise figure (blind QA round 20 w18)."""
     tables = [t for s in cited_sources for t in matrices(str(s.get("content") or ""))]
     out: list[str] = []
-    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
-        for table in tables:
-            rows = [(label, cells) for label, cells in table.rows if _names_row(sentence, label)]
-            if len(rows) != 1:
-                continue  # no row, or several: whose figure is whose is unclear
-            label, cells = rows[0]
-            for clause in CONTRAST.split(sentence):
-                said = set(tokens(clause))
-                named = [i for i, words in enumerate(table.columns) if words <= said]
-                if len(named) != 1:
-                    continue
-                own = cells[named[0]]
-                others = set().union(*(c for i, c in enumerate(cells) if i != named[0])) - own
-                figures = set(stated_figures(clause)) - set(stated_figures(label))  # "2.4.x" names a row
-                if figures & others and not figures & own:
-                    out.append(f"{sorted(figures & others)[0]} in {quoted_sentence(sentence)!r}")
-                    break
-            else:
-                continue
-            break
+    for paragraph in re.split(r"\n\s*\n", FENCED_CODE.sub(" ", answer)):
+        previous = ""
+        for sentence in (s for s in SOURCE_SENTENCE.split(paragraph) if s.strip()):
+            if found := _other_column_figure(sentence, previous, tables):
+                out.append(f"{found} in {quoted_sentence(sentence)!r}")
+            previous = sentence
     return out
+
+
+def _other_column_figure(sentence: str, previous: str, tables: list[Matrix]) -> str | None:
+    """The first figure `sentence` gives a column its row holds only in another column."""
+    for table in tables:
+        rows = [(label, cells) for label, cells in table.rows if _names_row(sentence, label)]
+        if len(rows) != 1:
+            continue  # no row, or several: whose figure is whose is unclear
+        label, cells = rows[0]
+        clauses = [(c, _columns_named(c, table)) for c in CONTRAST.split(sentence)]
+        if not any(named for _, named in clauses):
+            clauses = [(sentence, _columns_named(previous, table))]
+        for clause, named in clauses:
+            if len(named) != 1:
+                continue
+            own = cells[named[0]]
+            others = set().union(*(c for i, c in enumerate(cells) if i != named[0])) - own
+            figures = set(stated_figures(clause)) - set(stated_figures(label))  # "2.4.x" names a row
+            if figures & others and not figures & own:
+                return sorted(figures & others)[0]
+    return None
