@@ -161,6 +161,20 @@ def test_a_yes_no_row_of_a_table_of_figures_is_a_support_row() -> None:
     assert matrix_denials("Community includes a dead-letter file [1].", [table]) == []
 
 
+def test_rows_starting_with_the_same_word_are_named_by_all_their_words() -> None:
+    """Blind QA round 20 r24 (and round 19 r15): "Team does include single sign-on with OIDC"
+    was read as the SAML row, both labels starting with "Single"."""
+    from docsassistant.agent.checks.support_matrix import matrix_denials
+
+    table = {
+        "n": 1,
+        "content": "| Feature | Community | Team | Enterprise |\n|---|---|---|---|\n"
+        "| Single sign-on with OIDC | No | Yes | Yes |\n| Single sign-on with SAML | No | No | Yes |\n",
+    }
+    assert matrix_denials("Team does include single sign-on with OIDC [1].", [table]) == []
+    assert matrix_denials("Team does include single sign-on with SAML [1].", [table])
+
+
 CONNECTIONS = {
     "n": 1,
     "content": "| Setting | Default | Range | Description |\n"

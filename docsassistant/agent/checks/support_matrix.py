@@ -74,17 +74,29 @@ def _denied(table: list[list[str]]) -> list[tuple[str, str]]:
     if not support:
         return []
     words = [set(tokens(h)) - _HEADER_FILLER for h in header]
+    keys = _row_keys([r[0] for r in support])
     out = []
     for j in range(1, len(header)):
         own = " ".join(sorted(words[j] - set().union(*(words[k] for k in range(1, len(header)) if k != j))))
         if not own:
             continue
         out.append((own, ""))  # the column itself, "no" cells or not
-        for row in support:
-            label = tokens(row[0])
-            if label and _NO.match(row[j]):
-                out.append((own, label[0]))
+        for row, key in zip(support, keys, strict=True):
+            if key and _NO.match(row[j]):
+                out.append((own, key))
     return out
+
+
+def _row_keys(labels: list[str]) -> list[str]:
+    """The words that name each row: its label's first word ("macos" of "macOS 13+"), or, when
+    another row's label starts with the same word, all its label's words ("single sign-on
+    with oidc" beside "… with saml": blind QA round 20 r24; "tiered storage to amazon s3":
+    round 19 r15)."""
+    firsts = [t[0] if (t := tokens(label)) else "" for label in labels]
+    return [
+        " ".join(w for w in tokens(label) if w not in _HEADER_FILLER) if firsts.count(first) > 1 else first
+        for label, first in zip(labels, firsts, strict=True)
+    ]
 
 
 def _yes_no_row(cells: list[str]) -> bool:
@@ -93,9 +105,9 @@ def _yes_no_row(cells: list[str]) -> bool:
 
 
 def row_words(text: str) -> set[str]:
-    """The first word of each row label of `text`'s yes/no tables ("macos" of "macOS 13+")."""
+    """The words naming each row of `text`'s yes/no tables (`_row_keys`)."""
     table = _rows(text)
-    return {label[0] for row in table[1:] if (label := tokens(row[0]))} if _denied(table) else set()
+    return {key for key in _row_keys([row[0] for row in table[1:]]) if key} if _denied(table) else set()
 
 
 def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str]:
@@ -118,9 +130,9 @@ def matrix_denials(answer: str, cited_sources: list[dict[str, Any]]) -> list[str
             # Columns named together of one row, without a negation, are all said yes:
             # "supported for both the agent and the relay" (w23); naming two rows too ("the
             # Vault on Linux, the agent also on macOS"), which is which is unclear.
-            if len(named) > 1 and len(said & rows) != 1:
+            if len(named) > 1 and sum(set(r.split()) <= said for r in rows) != 1:
                 continue
-            if any(c in named and r in said for c, r in denied):
+            if any(c in named and set(r.split()) <= said for c, r in denied):
                 out.append(quoted_sentence(sentence))
                 break
     return out
