@@ -24,6 +24,9 @@ BROKER = {
         ("The following members of `ModelOptionsUtils` have been removed.", set()),  # where, not what
         ("`retention.max_age` controls when messages are removed.", set()),  # not its subject
         ("`x` will be removed in 4.0.", set()),  # still current
+        # Where it was, between the name and the removal (blind QA round 20 w21).
+        ("The `plain_http` option of `[vault]` was removed.", {"plain_http"}),
+        ("The `--fast` flag of `vellum backup` has been removed.", {"--fast"}),
         ("`x` is not deprecated.", set()),
     ],
 )

@@ -35,8 +35,11 @@ _GONE = (
 )
 # "`x` was removed", "`x` and `y` are deprecated", "`x`: deprecated in 2.8", "The `x` option
 # has been replaced by `y`": the names, then a copula (not "will be": still current), then the word.
+# "The `plain_http` option of `[vault]` was removed": where it was may come between (blind QA
+# round 20 w21).
+_WHERE = r"(?:\s+(?:of|in|from)\s+(?:the\s+)?`[^`\n]+`(?:\s+(?:section|command|table|block))?)?"
 _SUBJECT = re.compile(
-    rf"(?:^|\bthe\s+|[\s(])(?P<run>{_RUN})\s*(?::\s*|\s+(?:is|was|are|were|has\s+been|have\s+been)\s+"
+    rf"(?:^|\bthe\s+|[\s(])(?P<run>{_RUN}){_WHERE}\s*(?::\s*|\s+(?:is|was|are|were|has\s+been|have\s+been)\s+"
     rf"(?:now\s+|also\s+|officially\s+)?)(?:(?!not\b|never\b)\w+\s+)?{_GONE}\b",
     re.I,
 )
