@@ -372,3 +372,22 @@ def test_a_restatement_in_other_negations_is_left_alone(answer: str) -> None:
 )
 def test_the_same_pages_flipped_are_still_found(answer: str) -> None:
     assert reversed_statements(answer, PAGE) == [answer]
+
+
+@pytest.mark.parametrize(
+    ("answer", "page"),
+    [
+        # Blind QA round 20 r22: "Without `--reclaim`, …", its code left out, states the other case.
+        (
+            "If you leave out the flag, it is enrolled as a new host and its snapshots stay under the old name [1].",
+            "Without `--reclaim`, the host is enrolled as a new host and its snapshots stay under the old name.",
+        ),
+        # Round 20 r32: "any more" is not what "isn't" denies, nor part of its reach.
+        (
+            "It isn't needed any more, because the local chunk cache now does the same job [1].",
+            "It is no longer needed, because the local chunk cache now does the same job.",
+        ),
+    ],
+)
+def test_negations_worded_otherwise_restate_their_source(answer: str, page: str) -> None:
+    assert reversed_statements(answer, [page]) == []

@@ -76,9 +76,11 @@ _SQL_GUARD = re.compile(r"\bif not exists\b")
 # "No limit on agents" says "unlimited agents" (QA round 14 r14): a bound, not a denial.
 _NO_LIMIT = re.compile(r"\bno (?:limits?|maximum|upper bound|cap)\b")
 # "Without it, a warnings-only file exits with 2" states what happens in the other case;
-# the pronoun negates nothing the sentence says (blind QA round 16 r12).
+# the pronoun negates nothing the sentence says (blind QA round 16 r12); nor does "Without
+# `--reclaim`, the host is enrolled as a new host", its option being code, which is left out
+# (blind QA round 20 r22).
 _WITHOUT_IT = re.compile(
-    r"\bwithout (?:it|them|this|that|these|those|one)\b|\bif not(?=\s*(?:[.,;:)]|\[\d|$))"
+    r"\bwithout (?:it|them|this|that|these|those|one)\b|\bwithout(?=\s*[,;:])|\bif not(?=\s*(?:[.,;:)]|\[\d|$))"
 )
 # A reason's conjunction says nothing either way: "not failed for this" restates "not failed
 # because of this" (QA round 15 r18).
@@ -113,7 +115,7 @@ def profile_of(text: str) -> Profile:
     present = set(words)
     content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
     scopes = tuple(
-        (_head(part[i + 1 :]), frozenset(stem(w) for w in part if w not in _FILLER and w not in _NEGATIONS))
+        (_head(part[i + 1 :]), frozenset(stem(w) for w in part if w not in _FILLER | _NEGATIONS | _NOT_HEADS))
         for part in (tokens(p, _VERSIONED_WORD) for p in _SCOPE_END.split(text))
         for i, word in enumerate(part)
         if word in _NEGATIONS
@@ -147,7 +149,8 @@ def _negations(a: Profile, b: Profile, scoped: bool, heads: bool = True) -> int:
 
 
 # What follows a negation without being what it denies: "no longer written", "without any
-# manual action" (blind QA round 20 r04), "no other", "not a single".
+# manual action" (blind QA round 20 r04), "no other", "not a single"; nor are they part of its
+# scope ("isn't needed any more" restates "is no longer needed": round 20 r32).
 _NOT_HEADS = frozenset("longer any more further such other single all some every each".split())  # noqa: SIM905
 
 
