@@ -9,6 +9,7 @@ source was redacted).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from docsassistant.agent.checks.coverage import prose_paragraphs, says_nothing
@@ -20,6 +21,26 @@ _MARKER_RUN = re.compile(r"(?:\s*\[\d+\])+")
 SOURCE_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # The cells of a Markdown table line, between its outer pipes.
 TABLE_CELLS = re.compile(r"^\s*\|(.*)\|\s*$")
+_SEPARATOR = re.compile(r"^[\s|:-]+$")
+
+
+def table_body_rows(text: str) -> Iterator[tuple[list[str], list[str]]]:
+    """(header, cells) for each body row of `text`'s Markdown tables, cells stripped. Rows of
+    one table share one header list; separator lines are skipped, and a table ends at the
+    first line that is not a table line."""
+    header: list[str] | None = None
+    for line in text.splitlines():
+        m = TABLE_CELLS.match(line)
+        if not m:
+            header = None
+        elif not _SEPARATOR.match(m.group(1)):
+            cells = [c.strip() for c in m.group(1).split("|")]
+            if header is None:
+                header = cells
+            else:
+                yield header, cells
+
+
 # Where the clauses of a contrast meet: "supported on macOS, although the relay is not".
 CONTRAST = re.compile(r"[;:]\s+|,?\s+(?:but|while|whereas|although|though)\s+", re.I)
 

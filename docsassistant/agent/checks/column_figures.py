@@ -18,11 +18,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import CONTRAST, SOURCE_SENTENCE, TABLE_CELLS, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import (
+    CONTRAST,
+    SOURCE_SENTENCE,
+    quoted_sentence,
+    table_body_rows,
+)
 from docsassistant.agent.checks.figures import FENCED_CODE, stated_figures
 from docsassistant.agent.checks.words import FILLER, tokens
 
-_SEPARATOR = re.compile(r"^[\s|:-]+$")
 _NOT_PEERS = re.compile(
     r"\b(?:default|max|maximum|min|minimum|limit|range|allowed|description|notes?|meaning|example|type|unit)s?\b",
     re.I,
@@ -43,21 +47,13 @@ def matrices(text: str) -> list[Matrix]:
     out: list[Matrix] = []
     header: list[str] | None = None
     current: Matrix | None = None
-    for line in text.splitlines():
-        m = TABLE_CELLS.match(line)
-        if m and _SEPARATOR.match(m.group(1)):
-            continue
-        if not m:
-            header = current = None
-            continue
-        cells = [c.strip() for c in m.group(1).split("|")]
-        if header is None:
-            header = cells
-            current = Matrix(cells[1:], [])
-            if len(cells) < 3 or not all(current.columns) or any(_NOT_PEERS.search(h) for h in cells[1:]):
+    for table_header, cells in table_body_rows(text):
+        if table_header is not header:  # a new table
+            header, current = table_header, Matrix(table_header[1:], [])
+            if len(header) < 3 or not all(current.columns) or any(_NOT_PEERS.search(h) for h in header[1:]):
                 current = None
             out += [current] if current else []
-        elif current and len(cells) == len(header):
+        if current and len(cells) == len(header):
             current.rows.append((cells[0], [set(stated_figures(c)) for c in cells[1:]]))
     return [m for m in out if m.rows]
 

@@ -18,11 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, TABLE_CELLS
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, table_body_rows
 from docsassistant.agent.checks.figures import FENCED_CODE
 from docsassistant.agent.checks.table_roles import names_setting
 
-_SEPARATOR = re.compile(r"^[\s|:-]+$")
 _DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
 _SWITCH = {"true": True, "on": True, "enabled": True, "false": False, "off": False, "disabled": False}
 _VALUE = r"(?P<v>`[^`\s]{1,60}`|[\w.-]+)"
@@ -60,28 +59,13 @@ def _values(cell: str) -> set[str]:
 def default_rows(text: str) -> list[DefaultRow]:
     """The rows of `text`'s Markdown tables that have a default column."""
     rows: list[DefaultRow] = []
-    header: list[str] | None = None
-    for line in text.splitlines():
-        m = TABLE_CELLS.match(line)
-        if not m:
-            header = None
-            continue
-        if _SEPARATOR.match(m.group(1)):
-            continue
-        cells = [c.strip() for c in m.group(1).split("|")]
-        if header is None:
-            header = cells
-            continue
+    for header, cells in table_body_rows(text):
         column = next((i for i, h in enumerate(header) if i and _DEFAULT_HEADER.search(h)), None)
         if column is None or len(cells) != len(header):
             continue
-        others = {
-            v.lower()
-            for i, c in enumerate(cells)
-            if i not in (0, column)
-            for v in re.findall(r"`([^`]+)`", c)
-        }
-        rows.append(DefaultRow(cells[0].strip("` ").lower(), _values(cells[column]), others))
+        key = cells[0].strip("` ").lower()
+        quoted = [v for i, c in enumerate(cells) if i not in (0, column) for v in re.findall(r"`([^`]+)`", c)]
+        rows.append(DefaultRow(key, _values(cells[column]), {_value(v) for v in quoted} - {key}))
     return rows
 
 

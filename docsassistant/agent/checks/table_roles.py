@@ -18,11 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, TABLE_CELLS
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, table_body_rows
 from docsassistant.agent.checks.figures import FENCED_CODE, NUMBER_WORD, stated_figures, word_number
 from docsassistant.agent.checks.units import quantities, same_quantity
 
-_SEPARATOR = re.compile(r"^[\s|:-]+$")
 _DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
 _BOUND_HEADER = re.compile(r"\b(?:max|maximum|min|minimum|limit|range|allowed)\b", re.I)
 # "Out of the box …" and "if you change nothing" say default too (QA round 15 w06).
@@ -61,18 +60,7 @@ class Row:
 def table_rows(text: str) -> list[Row]:
     """The rows of `text`'s Markdown tables that have a default and a bound column."""
     rows: list[Row] = []
-    header: list[str] | None = None
-    for line in text.splitlines():
-        m = TABLE_CELLS.match(line)
-        if not m:
-            header = None
-            continue
-        cells = [c.strip() for c in m.group(1).split("|")]
-        if _SEPARATOR.match(m.group(1)):
-            continue
-        if header is None:
-            header = cells
-            continue
+    for header, cells in table_body_rows(text):
         default = [i for i, h in enumerate(header) if _DEFAULT_HEADER.search(h)]
         bound = [i for i, h in enumerate(header) if _BOUND_HEADER.search(h) and i not in default]
         if not default or not bound or len(cells) != len(header):
