@@ -331,12 +331,9 @@ def test_nothing_negates_and_if_not_is_the_other_case(answer: str, reversed_: bo
 
 
 PAGE = [
-    "By default the broker delivers at least once: a message is never lost once acknowledged, but a "
-    "retry after a network error can write it twice.",
     "When a data directory fails, the broker marks the partitions on it offline and keeps serving the "
     "partitions on its other data directories.",
     "When a data directory passes the low watermark, the controller places no new partitions on that broker.",
-    "The reset command only prints the new offsets unless the execute flag is given.",
     "When the cap is reached, new batches are not written and are dropped instead.",
 ]
 
@@ -344,17 +341,10 @@ PAGE = [
 @pytest.mark.parametrize(
     "answer",
     [
-        # An opening "Not …:" answers the question, like "No," (blind QA round 19 r20, r28).
-        "Not by default: the broker delivers at least once, so a retry after a network error can "
-        "write a message twice [1].",
+        # An opening "Not …:" answers the question, like "No," (blind QA round 19 r28).
         "Not if the broker has several data directories: it marks the partitions on the failed one "
         "offline and keeps serving the partitions on the others [1].",
-        # "stops placing" is "places no" (r14); "without x" is "unless x" (r08).
-        "Past the low watermark the controller stops placing new partitions on that broker [1].",
-        "Without the execute flag the reset command only prints the new offsets [1].",
-        # A negation bears on what it denies: "never lost" is not about a retry writing twice
-        # (r20), and "no longer written" denies "written" (blind QA round 17 r10).
-        "The broker delivers at least once, so a retry after a network error can write a message twice [1].",
+        # "no longer" denies what "not" does (blind QA round 17 r10).
         "When the cap is reached, new batches are no longer written and are dropped instead [1].",
     ],
 )
@@ -365,13 +355,25 @@ def test_a_restatement_in_other_negations_is_left_alone(answer: str) -> None:
 @pytest.mark.parametrize(
     "answer",
     [
-        "A message can be lost after it is acknowledged [1].",
         "Past the low watermark the controller keeps placing new partitions on that broker [1].",
         "When the cap is reached, new batches are still written [1].",
     ],
 )
 def test_the_same_pages_flipped_are_still_found(answer: str) -> None:
     assert reversed_statements(answer, PAGE) == [answer]
+
+
+def test_a_negation_is_held_by_half_its_reach_not_by_its_first_word() -> None:
+    """A rule that wanted the other sentence to hold a negation's first content word ("lost"
+    of "never lost once acknowledged") cleared blind QA round 19 r20 but let through blind
+    round 21 w40: "A checkpoint only moves forward once the sink has acknowledged the events"
+    against "… once the events are safely in the spool, not when they reach a sink"."""
+    page = [
+        "A checkpoint only moves forward once the events it covers are safely in the spool, "
+        "not when they reach a sink."
+    ]
+    answer = "A checkpoint only moves forward once the sink has acknowledged the events it covers [1]."
+    assert reversed_statements(answer, page) == [answer]
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,7 @@ _POLAR = _NEGATIONS | {form for group in OPPOSITES for member in group for form 
 _VERSIONED_WORD = re.compile(r"[a-z]+/\d+(?:\.\d+)?|" + WORD.pattern)
 # Content stems, each negation's scope (the stems of its part of the sentence), per opposite
 # pair or outcome group which member (1, 2 …) is used, and every stem of the text.
-Profile = tuple[frozenset[str], tuple[tuple[str | None, frozenset[str]], ...], dict[int, int], frozenset[str]]
+Profile = tuple[frozenset[str], tuple[frozenset[str], ...], dict[int, int], frozenset[str]]
 MIN_SHARED = 3  # content words two sentences must share to be about the same thing
 MIN_SHARE = 0.7  # ... and the share of the shorter one's content words they cover
 
@@ -85,39 +85,23 @@ _WITHOUT_IT = re.compile(
 # A reason's conjunction says nothing either way: "not failed for this" restates "not failed
 # because of this" (QA round 15 r18).
 _FILLER = FILLER | {"because"}
-# "The command only prints the offsets unless --execute is given" says what "Without --execute
-# the command only prints the offsets" says (blind QA round 19 r08): "unless x" is "if not x",
-# a negation of what follows it, ended where its clause ends ("is given" and its like say
-# nothing the option's name does not: the name is often code, which the checks leave out).
-_UNLESS = re.compile(
-    r"\bunless\b(?:([^,;:.]*?)\b(?:is|are)\s+(?:given|set|passed|specified|supplied|used)\b)?"
-)
-# "stops placing new partitions" is "places no new partitions" (blind QA round 19 r14).
-_STOPS_DOING = re.compile(r"\b(?:stop|stops|stopped|cease|ceases|ceased)\s+(?=\w+ing\b)")
+# Degree words are outside a negation's reach: "isn't needed any more" restates "is no longer
+# needed" (blind QA round 20 r32), "without any manual action" "no manual action" (r04).
+_DEGREE = frozenset("longer any more further such other single all some every each".split())  # noqa: SIM905
 _SCOPE_END = re.compile(r"[,;:()\[\]—–]|\b(?:if|unless|and|but)\b")
-
-
-def _unless(m: re.Match[str]) -> str:
-    """ "unless x is given" as ", not x"; with nothing left of x (its name was code, which is
-    left out), as no negation: "… kept, unless `--strict` is given, in which case …" would
-    otherwise deny whatever its sentence says (blind QA round 18 r21)."""
-    if m.group(1) is not None and not m.group(1).strip():
-        return " if "
-    return f", not {m.group(1) or ''}"
 
 
 def profile_of(text: str) -> Profile:
     """Content stems, negation scopes, opposite pairs' sides and all stems (see `Profile`)."""
     text = _CONTRAST.sub(" not ", _NEGATED_BOUND.sub(" at most ", _SQL_GUARD.sub(" if ", text.lower())))
     text = _WITHOUT_IT.sub(" otherwise ", _NO_LIMIT.sub(" unlimited ", text))
-    text = _STOPS_DOING.sub(" not ", _UNLESS.sub(_unless, text))
     words = tokens(text, _VERSIONED_WORD)
     present = set(words)
     content = frozenset(stem(w) for w in words if w not in _FILLER and w not in _POLAR)
     scopes = tuple(
-        (_head(part[i + 1 :]), frozenset(stem(w) for w in part if w not in _FILLER | _NEGATIONS | _NOT_HEADS))
+        frozenset(stem(w) for w in part if w not in _FILLER | _NEGATIONS | _DEGREE)
         for part in (tokens(p, _VERSIONED_WORD) for p in _SCOPE_END.split(text))
-        for i, word in enumerate(part)
+        for word in part
         if word in _NEGATIONS
     )
     sides: dict[int, int] = {}
@@ -128,45 +112,20 @@ def profile_of(text: str) -> Profile:
     return content, scopes, sides, frozenset(stem(w) for w in words if w not in _FILLER)
 
 
-def _negations(a: Profile, b: Profile, scoped: bool, heads: bool = True) -> int:
+def _negations(a: Profile, b: Profile, scoped: bool) -> int:
     """`a`'s negations; when `scoped`, only those bearing on what `b` says: one with half of
     its scope's words in `b` (or that governs nothing). "building on macOS is not supported;
     use the pre-built containers" does not negate "Use our pre-built Docker containers", nor
     "…; there is no Windows or macOS Relay" the sentence "The Relay runs on Linux only"
-    (blind QA round 16 r17: one word of three, "Relay", is no bearing). With `heads`, `b`
-    must also hold what the negation denies, its first content word: "a message is never
-    lost once acknowledged, but a retry can write it twice" does not deny "it delivers at
-    least once, so a retry can write a message twice" (blind QA round 19 r20). A question is
-    held without it: its few words rarely repeat the denied verb ("Can I build it on an Intel
-    Mac?" against "Building on Intel Macs is not supported")."""
-    return sum(
-        1
-        for head, scope in a[1]
-        if not scoped
-        or not scope
-        or (2 * len(scope & b[3]) >= len(scope) and (not heads or head is None or head in b[3]))
-    )
+    (blind QA round 16 r17: one word of three, "Relay", is no bearing)."""
+    return sum(1 for scope in a[1] if not scoped or not scope or 2 * len(scope & b[3]) >= len(scope))
 
 
-# What follows a negation without being what it denies: "no longer written", "without any
-# manual action" (blind QA round 20 r04), "no other", "not a single"; nor are they part of its
-# scope ("isn't needed any more" restates "is no longer needed": round 20 r32).
-_NOT_HEADS = frozenset("longer any more further such other single all some every each".split())  # noqa: SIM905
-
-
-def _head(after: list[str]) -> str | None:
-    """The stem of the first content word after a negation: what it denies ("lost" of "never
-    lost once acknowledged", "written" of "no longer written", "manual" of "without any manual")."""
-    return next(
-        (stem(w) for w in after if w not in _FILLER and w not in _POLAR and w not in _NOT_HEADS), None
-    )
-
-
-def _flips(a: Profile, b: Profile, scoped: bool = True, heads: bool = True) -> int:
+def _flips(a: Profile, b: Profile, scoped: bool = True) -> int:
     """Polarity differences between `a` and `b`. Unscoped, every negation counts: a sentence
     restates a shorter one only with the same polarity ("Acme Gateway does not support
     HTTP/2" is not the heading "Acme Gateway" said again)."""
-    flips = (_negations(a, b, scoped, heads) - _negations(b, a, scoped, heads)) % 2
+    flips = (_negations(a, b, scoped) - _negations(b, a, scoped)) % 2
     for pair, side in a[2].items():
         other = b[2].get(pair)
         if side and other and side != other:
@@ -185,17 +144,12 @@ def _size(profile: Profile) -> int:
 
 
 def is_reversed(
-    statement: str,
-    source_sentences: list[Profile],
-    context: list[Profile] | None = None,
-    *,
-    asked: bool = False,
+    statement: str, source_sentences: list[Profile], context: list[Profile] | None = None
 ) -> bool:
     """True when the source sentence closest to `statement` says its opposite (all of them,
     on a tie) and no sentence of `source_sentences` or `context` restates it. Closest is by
     Jaccard overlap of content words, so a long sentence that happens to share three words
-    does not outvote the one restating it. `asked`: the statement is a yes/no question, held
-    to negations by their scope alone (`_negations`)."""
+    does not outvote the one restating it."""
     mine = profile_of(statement)
     if _size(mine) < MIN_SHARED:
         return False
@@ -208,7 +162,7 @@ def is_reversed(
         return False
     overlap = [shared_words(mine, s) / (_size(mine) + _size(s) - shared_words(mine, s)) for s in about]
     closest = [s for s, o in zip(about, overlap, strict=True) if o == max(overlap)]
-    if not all(_flips(mine, s, heads=not asked) % 2 for s in closest):
+    if not all(_flips(mine, s) % 2 for s in closest):
         return False
     return not any(restates_source(mine, s) for s in [*source_sentences, *(context or [])])
 

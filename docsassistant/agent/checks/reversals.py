@@ -92,8 +92,8 @@ def reversed_statements(answer: str, sources: list[str], question: str = "") -> 
             out.append(sentence)
     if question and is_yes_no(question):
         asked = question.strip().rstrip("?")
-        if (affirms(answer) and is_reversed(asked, profiles, headings, asked=True)) or (
-            _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, headings, asked=True)
+        if (affirms(answer) and is_reversed(asked, profiles, headings)) or (
+            _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, headings)
         ):
             out.append(question.strip())
     return out
@@ -129,8 +129,8 @@ def contradicted_by_evidence(answer: str, question: str, evidence: list[str]) ->
         if naming:
             context += [profile_of(s) for s in page if s not in naming]
     asked = question.strip().rstrip("?")
-    if (affirms(answer) and is_reversed(asked, profiles, context, asked=True)) or (
-        _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, context, asked=True)
+    if (affirms(answer) and is_reversed(asked, profiles, context)) or (
+        _DENIES.match(answer) and is_reversed(f"not {asked}", profiles, context)
     ):
         return [question.strip()]
     return []

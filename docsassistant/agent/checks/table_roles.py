@@ -175,6 +175,8 @@ def figures_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> l
         own = [a for r in rows if r.key in named for a in r.amounts]
         others = [a for r in rows if r.key not in named for a in r.amounts]
         for match, kind, _, value in quantities(sentence):
+            if not any(k == kind for _, k, _ in own):
+                continue  # "4 MiB … or the batch_timeout of two seconds": a size is no timeout's (21 r14)
             if not any(k == kind and same_quantity(v, value) for _, k, v in own) and any(
                 k == kind and same_quantity(v, value) for _, k, v in others
             ):
