@@ -20,9 +20,8 @@ from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, table_body_rows
 from docsassistant.agent.checks.figures import FENCED_CODE
-from docsassistant.agent.checks.table_roles import names_setting
+from docsassistant.agent.checks.table_roles import DEFAULT_HEADER, names_setting
 
-_DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
 _SWITCH = {"true": True, "on": True, "enabled": True, "false": False, "off": False, "disabled": False}
 _VALUE = r"(?P<v>`[^`\s]{1,60}`|[\w.-]+)"
 # "defaults to false", "the default is `lz4`", "the default of `x` is true", "default value: true"; "is not enabled by
@@ -60,7 +59,7 @@ def default_rows(text: str) -> list[DefaultRow]:
     """The rows of `text`'s Markdown tables that have a default column."""
     rows: list[DefaultRow] = []
     for header, cells in table_body_rows(text):
-        column = next((i for i, h in enumerate(header) if i and _DEFAULT_HEADER.search(h)), None)
+        column = next((i for i, h in enumerate(header) if i and DEFAULT_HEADER.search(h)), None)
         if column is None or len(cells) != len(header):
             continue
         key = cells[0].strip("` ").lower()

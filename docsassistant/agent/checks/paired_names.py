@@ -16,12 +16,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docsassistant.agent.checks.cited_clauses import TABLE_CELLS, quoted_sentence
+from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, TABLE_CELLS, quoted_sentence
 from docsassistant.agent.checks.figures import FENCED_CODE
 
 _NAME = r"`[^`\s]{2,60}`|\b[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+\b"
 _PAIR = re.compile(rf"({_NAME})\s*\(\s*({_NAME})\s*\)")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def _names(text: str) -> set[str]:
@@ -42,7 +41,7 @@ def mispaired_names(answer: str, cited_sources: list[dict[str, Any]]) -> list[st
     (see the module docstring), as "VK-4291 (QUOTA_EXCEEDED) in '…'"."""
     rows = [r for s in cited_sources for r in table_row_names(str(s.get("content") or ""))]
     out: list[str] = []
-    for sentence in _SENTENCE.split(FENCED_CODE.sub(" ", answer)):
+    for sentence in SOURCE_SENTENCE.split(FENCED_CODE.sub(" ", answer)):
         for m in _PAIR.finditer(sentence):
             a, b = (m.group(i).strip("`").lower() for i in (1, 2))
             with_a = [r for r in rows if a in r]

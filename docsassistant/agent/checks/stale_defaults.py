@@ -19,7 +19,7 @@ from typing import Any
 
 from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, quoted_sentence
 from docsassistant.agent.checks.figures import NUMBER_WORD, stated_figures, word_number
-from docsassistant.agent.checks.table_roles import settings_named
+from docsassistant.agent.checks.table_roles import SAYS_DEFAULT, settings_named
 
 _UNIT = r"(?:\s?(?:ms|s|m|h|d|[KMGT]i?B|bytes|seconds?|minutes?|hours?|days?))?"
 
@@ -40,7 +40,6 @@ _CHANGES = (
         re.I,
     ),
 )
-_SAYS_DEFAULT = re.compile(r"\bdefaults?\b|\bby default\b|\bout of the box\b", re.I)
 _PAST = re.compile(
     r"\b(?:was|were|used to|before|previously|formerly|old|older|earlier|until|prior|defaulted)\b", re.I
 )
@@ -77,7 +76,7 @@ def stale_defaults(answer: str, sources: list[dict[str, Any]]) -> list[str]:
     out: list[str] = []
     # A sentence naming no setting speaks of the one its neighbour names (`settings_named`).
     for sentence, named in settings_named(answer, {key for key, _, _ in changes}):
-        if not _SAYS_DEFAULT.search(sentence) or _PAST.search(sentence):
+        if not SAYS_DEFAULT.search(sentence) or _PAST.search(sentence):
             continue
         said = _said(sentence)
         for key, old, _ in changes:

@@ -22,10 +22,10 @@ from docsassistant.agent.checks.cited_clauses import SOURCE_SENTENCE, table_body
 from docsassistant.agent.checks.figures import FENCED_CODE, NUMBER_WORD, stated_figures, word_number
 from docsassistant.agent.checks.units import quantities, same_quantity
 
-_DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
+DEFAULT_HEADER = re.compile(r"\bdefault", re.I)
 _BOUND_HEADER = re.compile(r"\b(?:max|maximum|min|minimum|limit|range|allowed)\b", re.I)
 # "Out of the box …" and "if you change nothing" say default too (QA round 15 w06).
-_SAYS_DEFAULT = re.compile(
+SAYS_DEFAULT = re.compile(
     r"\bdefaults?\b|\bout of the box\b|\bif you (?:don'?t|do not) change\b|\bunless (?:you )?change", re.I
 )
 _SAYS_BOUND = re.compile(
@@ -61,7 +61,7 @@ def table_rows(text: str) -> list[Row]:
     """The rows of `text`'s Markdown tables that have a default and a bound column."""
     rows: list[Row] = []
     for header, cells in table_body_rows(text):
-        default = [i for i, h in enumerate(header) if _DEFAULT_HEADER.search(h)]
+        default = [i for i, h in enumerate(header) if DEFAULT_HEADER.search(h)]
         bound = [i for i, h in enumerate(header) if _BOUND_HEADER.search(h) and i not in default]
         if not default or not bound or len(cells) != len(header):
             continue
@@ -120,7 +120,7 @@ def settings_named(answer: str, keys: set[str]) -> list[tuple[str, set[str]]]:
         named = [{k for k in keys if k and names_setting(s, k)} for s in sentences]
         for i, sentence in enumerate(sentences):
             own = named[i]
-            if not own and _SAYS_DEFAULT.search(sentence):
+            if not own and SAYS_DEFAULT.search(sentence):
                 beside = [named[j] for j in (i + 1, i - 1) if 0 <= j < len(sentences)]
                 own = next((n for n in beside if len(n) == 1), set())
             out.append((sentence, own))
@@ -134,7 +134,7 @@ def swapped_table_roles(answer: str, cited_sources: list[dict[str, Any]]) -> lis
     out: list[str] = []
     for sentence, keys in settings_named(answer, {r.key for r in rows}):
         named = [r for r in rows if r.key in keys]
-        says_default, says_bound = bool(_SAYS_DEFAULT.search(sentence)), bool(_SAYS_BOUND.search(sentence))
+        says_default, says_bound = bool(SAYS_DEFAULT.search(sentence)), bool(_SAYS_BOUND.search(sentence))
         if len({r.key for r in named}) != 1 or not (says_default or says_bound):
             continue  # no setting or several; no role
         for row in named:
@@ -195,7 +195,7 @@ def defaults_of_other_rows(answer: str, cited_sources: list[dict[str, Any]]) -> 
     rows = [r for s in cited_sources for r in table_rows(str(s.get("content") or ""))]
     out: list[str] = []
     for sentence, named in settings_named(answer, {r.key for r in rows}):
-        if len(named) != 1 or not _SAYS_DEFAULT.search(sentence):
+        if len(named) != 1 or not SAYS_DEFAULT.search(sentence):
             continue
         key = named.pop()
         own = set().union(*(r.defaults | r.bounds for r in rows if r.key == key))
