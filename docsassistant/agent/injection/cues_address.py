@@ -74,7 +74,7 @@ ADDRESS_FAMILIES: dict[str, re.Pattern[str]] = {
         rf"|[\"'](?:llm|ai|model|assistant|bot|agent|gpt)[_-](?:hints?|notes?|instructions?|directives?|prompts?|overrides?|"
         rf"tasks?|orders?)[\"']\s*[:=]"
         rf"|(?:^|[.;:!]\s+)\W*(?:an? |this |the )?(?:\w+ )?(?:note|message|notice|memo|reminder) (?:to|for) (?:the |any |all |every |an? )?"
-        rf"(?:\w+ )?{AI}\b\s*[,:!]",
+        rf"(?:\w+ )?(?!agents?\b){AI}\b\s*[,:!]",  # "Note for support agents:" is for people
         re.I,
     ),
     # "When you relay this content to the user, …", "When this chunk is included in your context, …".
@@ -84,7 +84,7 @@ ADDRESS_FAMILIES: dict[str, re.Pattern[str]] = {
         rf"shown|referenced|surfaced)\s*,\s*(?:reply|respond|answer|say|state|tell|claim|refuse|decline|warn|add|insist)\b|"
         rf"\b(?:when|whenever|while|if|once|before|after)(?: you(?:'re| are)?)? {USE}\b[^.;:]{{0,20}}?\b{THIS}"
         rf"[^.;]{{0,40}}?\b(?:for|to) (?:the |a |any )?(?:users?|readers?|people|customers?|them|someone)\b"
-        rf"|\b(?:when|whenever|if|once) {THIS} (?:is |are |gets? )?(?:included|retrieved|shown|added|inserted|"
+        rf"|\b(?:when|whenever|if|once) {THIS} (?:is |are |gets? |has been |have been |was |were )?(?:included|retrieved|shown|added|inserted|"
         rf"placed|loaded|used|passed)\b[^.;]{{0,30}}\byour\b"
         rf"|\b(?:when|whenever|if|once|while|before|after)(?: you(?:'re| are)?)? (?:summari[sz]|paraphras|relay|quot|cit|"
         rf"process|ingest|retriev|pars|condens|digest)\w*\b[^.;:]{{0,15}}?\b{THIS}"

@@ -36,19 +36,19 @@ from pydantic import BaseModel
 
 from docsassistant.agent.injection.classifier import load_weights, probabilities
 from docsassistant.agent.injection.cues import addressed_to_reader
+from docsassistant.agent.injection.embedded import embedded_prose, is_prose
 from docsassistant.agent.injection.features import SENTENCE_BLOCK
 from docsassistant.agent.injection.hijacks import hijack_families
 from docsassistant.agent.injection.patterns import (
-    CODE,
     CUE,
     KEY_BEFORE,
-    MARKUP,
-    MIN_WORDS,
+    LINK_TITLE_BEFORE,
     PATTERNS,
     QUOTED,
     ROLE_LINE,
     SENTENCE,
     TURN,
+    VALUE_AFTER,
 )
 from docsassistant.agent.injection.phrasings import DOCUMENTATION, PHRASINGS
 
@@ -95,14 +95,19 @@ class Evidence(BaseModel):
 def sentence_evidence(items: list[str], before: list[str] | None = None) -> list[Evidence]:
     """Patterns, similarity margin and cue for each sentence (one embedding batch). `before`: the
     text of each sentence's line that precedes it, when known (for a planted dialogue turn)."""
-    prose = [_is_prose(s) for s in items]
-    candidates = [i for i, s in enumerate(items) if prose[i]]
+    # What is judged by meaning: a prose sentence itself, or the prose inside a line of code
+    # (`embedded.py`); each sentence takes the strongest of its parts.
+    parts = [[s] if is_prose(s) else embedded_prose(s) for s in items]
+    owners = [i for i, texts in enumerate(parts) for _ in texts]
+    texts = [t for texts in parts for t in texts]
     margins = np.full(len(items), -1.0, dtype=np.float32)
     scores = np.zeros(len(items), dtype=np.float32)
-    if candidates:
-        features = _embedder().detector_features([items[i] for i in candidates])
-        margins[candidates] = similarity_margin(features[:, SENTENCE_BLOCK])
-        scores[candidates] = probabilities(features)
+    cues = np.zeros(len(items), dtype=bool)
+    if texts:
+        features = _embedder().detector_features(texts)
+        np.maximum.at(margins, owners, similarity_margin(features[:, SENTENCE_BLOCK]))
+        np.maximum.at(scores, owners, probabilities(features))
+        np.logical_or.at(cues, owners, [bool(CUE.search(unquoted(t))) for t in texts])
     outer = [unquoted(s) for s in items]
     before = before or [""] * len(items)
     return [
@@ -112,7 +117,7 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
             + hijack_families(s)
             + (["spoofed-user-turn"] if _spoofed_turn(items[i], before[i]) else []),
             margin=round(float(margins[i]), 4),
-            cue=prose[i] and bool(CUE.search(s)),
+            cue=bool(cues[i]),
             score=round(float(scores[i]), 4),
         )
         for i, s in enumerate(outer)
@@ -123,19 +128,15 @@ def unquoted(sentence: str) -> str:
     """`sentence` with its quoted passages of three words or more replaced by "…": words in
     quotes are mentioned, not said ("an attacker hides "disregard your rules" in a page"), so
     patterns and cues judge only the words around them. A planted order quoting its payload
-    keeps its verb outside the quotes (`always reply "…"`); a quoted value of a key stays."""
+    keeps its verb outside the quotes (`always reply "…"`); a quoted value of a key, a value closing
+    its JSON and a link's title or alt text stay: they are data a model reads, not mentions."""
 
     def mention(match: re.Match[str]) -> str:
-        if len(match.group().split()) < 3 or KEY_BEFORE.search(sentence[: match.start()]):
-            return match.group()
-        return '"…"'
+        before, after = sentence[: match.start()], sentence[match.end() :]
+        data = KEY_BEFORE.search(before) or LINK_TITLE_BEFORE.search(before) or VALUE_AFTER.match(after)
+        return match.group() if len(match.group().split()) < 3 or data else '"…"'
 
     return QUOTED.sub(mention, sentence)
-
-
-def _is_prose(sentence: str) -> bool:
-    """Worth judging by meaning: enough words, and not a line of code or a table row."""
-    return len(MARKUP.sub("", sentence).split()) >= MIN_WORDS and not CODE.search(sentence)
 
 
 def similarity_margin(vectors: np.ndarray) -> np.ndarray:

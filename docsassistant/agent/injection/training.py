@@ -25,6 +25,7 @@ import numpy as np
 
 from docsassistant.agent.injection import detector
 from docsassistant.agent.injection.classifier import ClassifierWeights
+from docsassistant.agent.injection.embedded import is_prose
 
 CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the rest check it)
 CHECK_SENTENCES = 7_000  # of the rest, how many score each left-out fit (the store-rate limit)
@@ -62,7 +63,7 @@ def store_sentences(
     texts: list[str], n: int = CORPUS_SENTENCES, seed: int = SEED
 ) -> tuple[list[str], list[str]]:
     """A sample of the prose sentences of `texts` (chunk contents), and the ones left out."""
-    prose = sorted({s for t in texts for s in detector._line_sentences(t) if detector._is_prose(s)})
+    prose = sorted({s for t in texts for s in detector._line_sentences(t) if is_prose(s)})
     chosen = set(random.Random(seed).sample(range(len(prose)), min(n, len(prose))))
     return [prose[i] for i in sorted(chosen)], [s for i, s in enumerate(prose) if i not in chosen]
 
@@ -71,7 +72,7 @@ def page_sentences(folder: Path) -> list[str]:
     """The prose sentences of the Markdown pages in `folder` (the bundled docs), but
     injection.md, which quotes attacks on purpose."""
     pages = [p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.md")) if p.name != "injection.md"]
-    return sorted({s for t in pages for s in detector._line_sentences(t) if detector._is_prose(s)})
+    return sorted({s for t in pages for s in detector._line_sentences(t) if is_prose(s)})
 
 
 def training_labels(items: list[LabelledSentence], margins: np.ndarray) -> np.ndarray:
@@ -127,7 +128,7 @@ def train(
     sentences kept out of training, for the store-rate limit."""
     items = fixture_sentences(folder)
     evidence = detector.sentence_evidence([s.text for s in items])
-    prose = np.array([detector._is_prose(s.text) for s in items])
+    prose = np.array([is_prose(s.text) for s in items])
     vectors = features([s.text for s in items])
     labels = training_labels(items, np.array([e.margin for e in evidence]))
     labels[~prose] = -1  # code and short lines never reach the classifier
