@@ -18,6 +18,9 @@ framework's prompt). Each sentence is judged on its own, three ways:
 A `Human:` / `User:` turn that starts after other text on its line is a dialogue turn planted in
 running text (`spoofed-user-turn`); one at the start of a line is a transcript and passes.
 
+A line of code or a table row is judged whole by the patterns only; the prose inside it (a
+comment, a table cell) is judged by meaning like a sentence (`embedded.py`).
+
 Words inside quotes are mentioned, not said: patterns and cues skip them (`unquoted`).
 Only the flagged sentences leave the prompt; the rest of the chunk stays evidence. Role
 labels ("System: Linux"), JSON with "command" and ordinary imperative documentation
