@@ -51,7 +51,8 @@ ADDRESS_FAMILIES: dict[str, re.Pattern[str]] = {
         rf"reader|whoever \w+ \w+)\b[^:]{{0,40}}:"
         # Vocatives: "Assistant, please …", "Dear language model, …", "Note to the AI: …".
         rf"|(?:^|[.;:!(]\s*|\b(?:please|kindly)\W{{1,3}})\W*{AI}, (?:please|kindly|listen|you|do|don't|never|always|only|stop|"
-        rf"ignore|forget|disregard|from now|your|this is|here is|remember|before|when|the (?:user|operator|owner))\b"
+        rf"ignore|forget|disregard|from now|from here on|from this point|going forward|henceforth|your|this is|here is|"
+        rf"remember|before|when|the (?:user|operator|owner))\b"
         # "Readers who happen to be language models", "in case the reader is an AI assistant".
         rf"|\breaders? (?:who |that )?(?:happens? to be|(?:is|are)(?: actually| really)?) (?:an? )?(?:\w+ )?{AI}\b"
         # "you reading this", "you, the one parsing this page".
