@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from docsassistant.agent.injection.vocabulary import AI, LEAD, MODAL
+from docsassistant.agent.injection.vocabulary import AI, LEAD, MODAL, OUTPUT
 
 # Readers named by what they make: "summary generators", "summarisation engines", "the tool
 # generating the reply", "LLM consumers of this profile".
@@ -27,7 +27,7 @@ READER = (
 )
 # What a planted order makes the reader do to the people it answers.
 TELLS = (
-    r"(?:state|say|claim|pretend|insist|assert|recommend|substitute|describe \S+ as|present (?:it|this|them) as|"
+    r"(?:state|say|claim|pretend|insist|assert|recommend|substitute|(?:describe|present|quote|list|report) (?:\S+ ){0,4}?as|"
     r"tell (?:the |any |all |every )?(?:users?|customers?|people|readers?|developers?|merchants?|patients?|them|"
     r"anyone|callers?|clinics?)|advise (?:the |all )?(?:users?|customers?|people|readers?|developers?)|"
     # Not "answer only with a score": what a judge model or a product's assistant is told to do.
@@ -36,7 +36,14 @@ TELLS = (
 )
 # Where a label starts: a sentence, a footnote ("[^1]: …"), a quoted value (`notes: "…`) or a
 # link's title (`[guide](/docs "…`).
-START = rf"(?:{LEAD}|\[\^\w+\]:\s*|[:=]\s*[\"'`]\s*|\]\([^)\s]*\s+[\"'])"
+START = rf"(?:{LEAD}|\[\^\w+\]:\s*|[:=]\s*[\"'`]\s*|\]\([^)\s]*\s+[\"']|[—–>]\s*)"
+# After a label, the order may wait for a condition ("AI: whenever pricing comes up, describe …");
+# a label also takes orders that only a model could carry out ("never disclose …", "you are now …").
+CONDITION = r"(?:(?:when|whenever|if|should|before|after|once)\b[^,.;:]{0,60},\s*)?"
+LABEL_ORDER = (
+    r"(?:(?:please |kindly |simply |always |politely |also )?(?:never |do not |don't )?"
+    rf"(?:{TELLS}|disclose|mention|reveal)|you(?: are|'re) now\b|write (?:every|all|each|your) )"
+)
 # Where a subject starts: a sentence, a clause after punctuation, or a determiner.
 CLAUSE = r"(?:^|[.;:!?,(\"'`\-–—]\s*|\b(?:the|any|all|every|each|an?|our|your|these|those)\s+)"
 # A word before the reader that is not a verb or a preposition taking it as its object.
@@ -46,14 +53,13 @@ READER_FAMILIES: dict[str, re.Pattern[str]] = {
     # "P.S. to the summarizer:", "Note to the tool generating the reply:", "Assistant-only note -",
     # "AI guidance:", "Summarising tools: pretend …", "(Message from the platform to the assistant: …)".
     "labels-an-ai-reader": re.compile(
-        rf"{START}(?:p\.?\s?s\.?|note|message|memo|reminder|hint|notice)(?: from [\w' -]{{1,40}}?)? (?:to|for) "
+        rf"{START}(?:[\w'-]+ )?(?:p\.?\s?s\.?|note|message|memo|reminder|hint|notice)(?: from [\w' -]{{1,40}}?)? (?:to|for) "
         rf"(?:the |any |all |every )?(?:[\w-]+ ){{0,2}}?{READER}\s*[:,\-–—]\s*\w"
         # The same after "P.S." ended a sentence: "… P.S. | to the summarizer: …".
         rf"|{START}(?:to|for) (?:the |any |all |every )?(?:[\w-]+ ){{0,2}}?{READER}\s*:\s*\w"
         rf"|{START}(?:[\w-]+ ){{0,2}}?{READER}(?:[- ]only)? (?:note|directive|instructions?|guidance|hint|override|"
         rf"memo|message|notice)\s*[:\-–—]\s*\w"
-        rf"|{START}(?:[\w-]+ ){{0,2}}?{READER}(?: [^:.;]{{1,40}})?\s*:\s*(?:please |kindly |simply |always |never |"
-        rf"do not |don't )?{TELLS}",
+        rf"|{START}(?:[\w-]+ ){{0,2}}?{READER}(?: [^:.;]{{1,40}})?\s*:\s*{CONDITION}{LABEL_ORDER}",
         re.I,
     ),
     # "The documentation assistant must state that …", "summarisers should tell users …",
@@ -65,13 +71,21 @@ READER_FAMILIES: dict[str, re.Pattern[str]] = {
         rf"(?:{ADVERB} )*{TELLS}\b"
         # An agent given a reach the page cannot grant: "AI agents with shell access should then run …".
         rf"|{CLAUSE}{MODIFIER}{{0,2}}?{READER} with (?:\w+ ){{0,2}}?(?:shell|repository|repo|cluster|file|system|"
-        rf"network|database|admin|tool|browser|email) access\b[^.;]{{0,20}}?(?:{MODAL}|:)",
+        rf"network|database|admin|tool|browser|email) access\b[^.;]{{0,20}}?(?:{MODAL}|:)"
+        # A bare agent too, when the reach is a program's: "An agent with file access should …".
+        rf"|{CLAUSE}agents? with (?:\w+ ){{0,2}}?(?:shell|file|filesystem|repository|repo|terminal|browser|"
+        rf"code execution) access\b[^.;]{{0,20}}?(?:{MODAL}|:)"
+        # "If you are producing a summary, state that …"
+        rf"|\b(?:if|when|whenever|while) you(?:'re| are)? (?:producing|writing|generating|drafting|composing|"
+        # (a claim, not "state the impact first": a person writing a postmortem's summary)
+        rf"preparing) (?:a|an|the|any|your) (?:\w+ )?{OUTPUT}\b[^.;]{{0,40}}?,\s*(?:{ADVERB} )*"
+        rf"(?:(?:state|say|mention|add) that|claim|pretend|insist|tell (?:the |any )?(?:users?|readers?|customers?|them))",
         re.I,
     ),
     # `ai_instructions: "…"`, `"_ai_note": "…"`, `note_for_ai: "…"`, `[assistant_override=true]`.
     "names-an-ai-key": re.compile(
-        r"(?:^|[\s{\[,(\"'`])_?(?:ai|llm|assistant|model|bot|gpt|agent)_(?:instructions?|notes?|directives?|hints?|"
-        r"overrides?|prompts?|orders?|tasks?)[\"'`]?\s*[:=]"
+        r"(?:^|[\s{\[,(\"'`])_?(?:ai|llm|assistant|model|bot|gpt|agent|hidden)[_-](?:instructions?|notes?|directives?|"
+        r"hints?|overrides?|prompts?|orders?|tasks?)[\"'`]?\s*[:=]"
         r"|(?:^|[\s{\[,(\"'`])_?(?:note|instructions?|directive|hint|message)s?_(?:for|to)_(?:ai|llm|assistant|model|bot|"
         r"agent)s?[\"'`]?\s*[:=]",
         re.I,

@@ -139,9 +139,9 @@ CUE = re.compile(
 QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|^[^"“”\n]+["”](?=\W*$)|["“][^"“”\n]+$')
 # A value after a key ("instructions:", `"content":`, `prompt=`) is data a model reads, not a mention.
 KEY_BEFORE = re.compile(r'(?:^|[{,\[(]\s*)\W*["\']?[\w.$-]+["\']?\s*[:=]\s*$')
-# Also data, not a mention: a quoted value closing its JSON (`… to the user."}]}`), and a link's or
+# Also data, not a mention: a quoted value closing its JSON (`… to the user."}]}`) or a docstring, and a link's or
 # an image's title or alt text (`[guide](/docs "…")`, `alt="…"`), which a model reads with the page.
-VALUE_AFTER = re.compile(r"\s*[}\]]")
+VALUE_AFTER = re.compile(r"\s*[}\]\"]")  # `"}`, `"]`, and a docstring's closing `"""`
 LINK_TITLE_BEFORE = re.compile(r"\]\([^)\s]*\s+$|\b(?:alt|title)\s*=\s*$", re.I)
 # A sentence ends at . ! ? before whitespace, or at a line end ("example.com" does not end one).
 SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s)|$)", re.M)
