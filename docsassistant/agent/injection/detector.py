@@ -59,7 +59,7 @@ REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
 MARGIN_ALONE = 0.40
-MARGIN_WITH_CUE = -0.14
+MARGIN_WITH_CUE = -0.10
 
 
 def _spoofed_turn(sentence: str, before: str) -> bool:
