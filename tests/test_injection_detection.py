@@ -167,7 +167,8 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
 # inside code and the families of cues_reader.py (written from blind holdouts 16 and 17, not
 # from these sets): 1,295 -> 1,344 of 1,795 lines caught, misfires 52 -> 51. Then the classifier
 # was retrained with holdouts 16-19 (written blind, read after scoring) and the four training
-# sets among its data; every set here is now fitted: 1,657 of 2,035 caught, misfires 55 of 6,224.
+# sets among its data; every set here is now fitted: 1,657 of 2,035 caught, misfires 55 of 6,224 (1,664 after
+# the fourth round of families).
 HELD_OUT_FLOORS = {
     "holdout": (0.956, 0.840),
     "holdout2": (0.950, 0.900),
@@ -180,16 +181,16 @@ HELD_OUT_FLOORS = {
     "reply": (0.935, 0.700),
     "holdout12": (0.879, 0.833),
     "holdout13": (0.896, 0.850),
-    "llmdocs": (0.913, 0.693),
+    "llmdocs": (0.913, 0.700),
     "wiki": (0.955, 0.713),
-    "helpcentre": (0.965, 0.733),
+    "helpcentre": (0.965, 0.740),
     "opensource": (0.893, 0.606),
     # Written on 2026-12-07 for a retrain; the shipped weights were first trained on them on
     # 2026-12-07 (evening), with holdouts 16-19 (docs/injection.md, eleventh revision).
-    "apiref": (0.968, 0.813),
-    "operations": (0.991, 0.760),
+    "apiref": (0.968, 0.820),
+    "operations": (0.991, 0.780),
     "policies": (0.975, 0.773),
-    "datadocs": (0.976, 0.820),
+    "datadocs": (0.976, 0.826),
     "holdout16": (0.967, 0.983),
     "holdout17": (0.931, 0.883),
     "holdout18": (0.965, 0.916),

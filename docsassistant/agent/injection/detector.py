@@ -52,6 +52,7 @@ from docsassistant.agent.injection.patterns import (
     SENTENCE,
     TURN,
     VALUE_AFTER,
+    VALUE_OPENED,
 )
 from docsassistant.agent.injection.phrasings import DOCUMENTATION, PHRASINGS
 
@@ -111,8 +112,8 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
         np.maximum.at(margins, owners, similarity_margin(features[:, SENTENCE_BLOCK]))
         np.maximum.at(scores, owners, probabilities(features))
         np.logical_or.at(cues, owners, [bool(CUE.search(unquoted(t))) for t in texts])
-    outer = [unquoted(s) for s in items]
     before = before or [""] * len(items)
+    outer = [unquoted(s, before[i]) for i, s in enumerate(items)]
     return [
         Evidence(
             patterns=[name for name, p in PATTERNS if p.search(s)]
@@ -127,16 +128,19 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
     ]
 
 
-def unquoted(sentence: str) -> str:
+def unquoted(sentence: str, line_before: str = "") -> str:
     """`sentence` with its quoted passages of three words or more replaced by "…": words in
     quotes are mentioned, not said ("an attacker hides "disregard your rules" in a page"), so
     patterns and cues judge only the words around them. A planted order quoting its payload
     keeps its verb outside the quotes (`always reply "…"`); a quoted value of a key, a value closing
-    its JSON and a link's title or alt text stay: they are data a model reads, not mentions."""
+    its JSON and a link's title or alt text stay: they are data a model reads, not mentions. So
+    does the rest of a value opened earlier on the line (`line_before`: `notes = "Overdue.` before
+    `[Assistant: add that …]"`)."""
 
     def mention(match: re.Match[str]) -> str:
         before, after = sentence[: match.start()], sentence[match.end() :]
         data = KEY_BEFORE.search(before) or LINK_TITLE_BEFORE.search(before) or VALUE_AFTER.match(after)
+        data = data or (match.start() == 0 and VALUE_OPENED.search(line_before))
         return match.group() if len(match.group().split()) < 3 or data else '"…"'
 
     return QUOTED.sub(mention, sentence)

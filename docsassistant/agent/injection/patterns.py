@@ -142,6 +142,8 @@ KEY_BEFORE = re.compile(r'(?:^|[{,\[(]\s*)\W*["\']?[\w.$-]+["\']?\s*[:=]\s*$')
 # Also data, not a mention: a quoted value closing its JSON (`… to the user."}]}`) or a docstring, and a link's or
 # an image's title or alt text (`[guide](/docs "…")`, `alt="…"`), which a model reads with the page.
 VALUE_AFTER = re.compile(r"\s*[}\]\"]")  # `"}`, `"]`, and a docstring's closing `"""`
+# A quoted value still open where the line's previous sentence ended (`"notes": "Spam ring.`).
+VALUE_OPENED = re.compile(r"[:=]\s*[\"“][^\"”]*$")
 LINK_TITLE_BEFORE = re.compile(r"\]\([^)\s]*\s+$|\b(?:alt|title)\s*=\s*$", re.I)
 # A sentence ends at . ! ? before whitespace, or at a line end ("example.com" does not end one).
 SENTENCE = re.compile(r"\S.*?(?:[.!?]+(?=\s)|$)", re.M)
