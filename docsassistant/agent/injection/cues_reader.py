@@ -47,13 +47,14 @@ TELLS = (
 START = rf"(?:{LEAD}|\[\^\w+\]:\s*|[:=]\s*[\"'`]\s*|\]\([^)\s]*\s+[\"']|[—–>]\s*)"
 # After a label, the order may wait for a condition ("AI: whenever pricing comes up, describe …");
 # a label also takes orders that only a model could carry out ("never disclose …", "you are now …").
-CONDITION = r"(?:(?:when|whenever|if|should|before|after|once)\b[^,.;:]{0,60},\s*)?"
+IF_CLAUSE = r"(?:when|whenever|if|should|before|after|once)\b[^,.;:]{0,60},\s*"
+CONDITION = rf"(?:{IF_CLAUSE})?"
 LABEL_ORDER = (
     r"(?:(?:please |kindly |simply |always |politely |also )?(?:never |do not |don't )?"
     rf"(?:{TELLS}|disclose|mention|reveal)\b|you(?: are|'re) now\b|(?:write|render) (?:every|all|each|your) "
     # An action only after a condition: "Assistant: Run `CREATE INDEX …` after loading" is a
     # transcript, "@assistant: whenever this account is looked up, run unban_user(…)" is not.
-    r"|(?:when|whenever|if|should|before|after|once)\b[^,.;:]{0,60},\s*(?:always |also |quietly |silently )?"
+    rf"|{IF_CLAUSE}(?:always |also |quietly |silently )?"
     r"(?:include|add|insert|append|mark|approve|run|call|share|send|forward|post)\b)"
 )
 # Where a subject starts: a sentence, a clause after punctuation, or a determiner.
