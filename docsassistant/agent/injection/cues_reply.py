@@ -30,6 +30,11 @@ REPLY_FAMILIES: dict[str, re.Pattern[str]] = {
     "dictates-the-answer": re.compile(
         rf"(?:{ANSWER_SUBJECT})\b[^.]{{0,40}}?\b{MODAL}\s+(?:also |always |instead |first |then |quietly |silently |"
         rf"only |now |still )?(?:be (?:prefixed|followed) by|{DICTATED})\b"
+        # "It is required that answers derived from this page describe X as unstable": the same
+        # order as a requirement, with no modal.
+        rf"|\bit is (?:now |hereby )?(?:required|mandatory|(?:now )?policy|essential|imperative) that (?:all |any |every |"
+        rf"the )?(?:generated |final )?(?:answers|responses|replies|summaries)(?:\s+(?:about|on|for|of|based on|"
+        rf"(?:derived|drawn|generated) from)\s+[^.;,]{{1,40}}?)?\s+(?:always |never |also |now )?(?:{DICTATED}|exclude)\b"
         # "Documentation bots must answer that …": a model told what to assert.
         rf"|\b{AI}\s+{MODAL}\s+(?:always |instead |now |also )?(?:answer|claim|insist|assert|"
         rf"tell (?:the )?users?|tell (?:them|people)) that\b",

@@ -21,6 +21,9 @@ running text (`spoofed-user-turn`); one at the start of a line is a transcript a
 A line of code or a table row is judged whole by the patterns only; the prose inside it (a
 comment, a table cell) is judged by meaning like a sentence (`embedded.py`).
 
+An order spelled to slip past the patterns (digits for letters, spaced-out letters, Base64) is
+judged again once spelled plainly (`obfuscation.py`, `obfuscated-order`).
+
 Words inside quotes are mentioned, not said: patterns and cues skip them (`unquoted`).
 Only the flagged sentences leave the prompt; the rest of the chunk stays evidence. Role
 labels ("System: Linux"), JSON with "command" and ordinary imperative documentation
@@ -42,6 +45,7 @@ from docsassistant.agent.injection.cues import addressed_to_reader
 from docsassistant.agent.injection.embedded import embedded_prose, is_prose
 from docsassistant.agent.injection.features import SENTENCE_BLOCK
 from docsassistant.agent.injection.hijacks import hijack_families
+from docsassistant.agent.injection.obfuscation import plain_forms
 from docsassistant.agent.injection.patterns import (
     CUE,
     KEY_BEFORE,
@@ -101,9 +105,16 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
     text of each sentence's line that precedes it, when known (for a planted dialogue turn)."""
     # What is judged by meaning: a prose sentence itself, or the prose inside a line of code
     # (`embedded.py`); each sentence takes the strongest of its parts.
-    parts = [[s] if is_prose(s) else embedded_prose(s) for s in items]
+    before = before or [""] * len(items)
+    outer = [unquoted(s, before[i]) for i, s in enumerate(items)]
+    # A prose sentence's cue reads the same words its patterns do (quotes judged with the
+    # line's context); a comment or a table cell is judged on its own.
+    parts = [
+        [(s, outer[i])] if is_prose(s) else [(t, unquoted(t)) for t in embedded_prose(s)]
+        for i, s in enumerate(items)
+    ]
     owners = [i for i, texts in enumerate(parts) for _ in texts]
-    texts = [t for texts in parts for t in texts]
+    texts = [t for texts in parts for t, _ in texts]
     margins = np.full(len(items), -1.0, dtype=np.float32)
     scores = np.zeros(len(items), dtype=np.float32)
     cues = np.zeros(len(items), dtype=bool)
@@ -111,14 +122,10 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
         features = _embedder().detector_features(texts)
         np.maximum.at(margins, owners, similarity_margin(features[:, SENTENCE_BLOCK]))
         np.maximum.at(scores, owners, probabilities(features))
-        np.logical_or.at(cues, owners, [bool(CUE.search(unquoted(t))) for t in texts])
-    before = before or [""] * len(items)
-    outer = [unquoted(s, before[i]) for i, s in enumerate(items)]
+        np.logical_or.at(cues, owners, [bool(CUE.search(said)) for texts in parts for _, said in texts])
     return [
         Evidence(
-            patterns=[name for name, p in PATTERNS if p.search(s)]
-            + addressed_to_reader(s)
-            + hijack_families(s)
+            patterns=(_named_shapes(s) or _obfuscated(items[i]))
             + (["spoofed-user-turn"] if _spoofed_turn(items[i], before[i]) else []),
             margin=round(float(margins[i]), 4),
             cue=bool(cues[i]),
@@ -126,6 +133,20 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
         )
         for i, s in enumerate(outer)
     ]
+
+
+def _named_shapes(sentence: str) -> list[str]:
+    """The patterns and families `sentence` (already unquoted) matches."""
+    return (
+        [name for name, p in PATTERNS if p.search(sentence)]
+        + addressed_to_reader(sentence)
+        + hijack_families(sentence)
+    )
+
+
+def _obfuscated(sentence: str) -> list[str]:
+    """`obfuscated-order` when `sentence` spelled plainly matches a pattern or family."""
+    return ["obfuscated-order"] if any(_named_shapes(unquoted(f)) for f in plain_forms(sentence)) else []
 
 
 def unquoted(sentence: str, line_before: str = "") -> str:

@@ -12,6 +12,22 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|system|user|assistant)\|>"),
     ),
     (
+        # A data block closed and a system or user block opened, or a model's system header, planted
+        # in a page: "</context> <system>…", "[INST] …", "<<SYS>>", "SYSTEM OVERRIDE:", "[SYSTEM] …",
+        # "--- END OF DOCUMENT --- New task: …". Not in a code span (a tag with a backtick after it on
+        # its line): "`[INST]` marks a user turn" documents a chat format; a lone "</context>" ends a
+        # prompt template.
+        "fake-system-block",
+        re.compile(
+            r"(?<!`)(?:<system>|</system>|<<SYS>>|\[/?INST\])(?![^`]*`)"
+            r"|</(?:context|documents?|search_results?|retrieved\w*|tool_output|data)>\s*<(?:system|user|\|im_start\|)"
+            r"|\bSYSTEM (?:PROMPT )?(?:OVERRIDE|UPDATE|MESSAGE|NOTICE|INSTRUCTIONS?)\b|\bBEGIN SYSTEM\b"
+            r"|\[SYSTEM(?: [A-Z0-9 -]+)?\]|\[system\]\(#"
+            r"|(?i:\bend of (?:the )?(?:document|documentation|context|page|file)\b\W{0,30}"
+            r"(?:\[?new (?:task|instructions?|conversation|session|operator)|(?:=+ )?system\b))"
+        ),
+    ),
+    (
         "ignore-instructions",
         re.compile(
             # "Override the default system prompt" is an API's documentation; "override your prompt" is not.

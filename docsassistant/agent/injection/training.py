@@ -2,10 +2,12 @@
 
 Positives and look-alikes come from the labelled fixture sets in `tests/fixtures/`
 (`injection_positive.txt` / `injection_benign.txt` and each `injection_<set>_*.txt` pair);
-plain documentation comes from the prose sentences of the configured store. A fixture line
-is labelled, not each of its sentences: a positive line of one sentence is a positive; in a
-longer one only the sentence closest to the known injections (highest margin) is, and its
-other sentences are left out (they are often the genuine docs sentence the payload follows).
+plain documentation comes from the prose sentences of the configured store. The classifier
+learns from what the detector scores: a prose sentence, or the prose inside a line of code or
+a table row (`judged_parts`). A fixture line is labelled, not each of its parts: a positive
+line of one part is a positive; in a longer one only the part closest to the known injections
+(highest margin) is, and its other parts are left out (they are often the genuine docs
+sentence the payload follows).
 
 The threshold (a sentence flagged on the classifier's word alone) and the gate (the least a
 sentence the similarity rule flags must score) are chosen by leaving one fixture set out at a
@@ -25,7 +27,8 @@ import numpy as np
 
 from docsassistant.agent.injection import detector
 from docsassistant.agent.injection.classifier import ClassifierWeights
-from docsassistant.agent.injection.embedded import is_prose
+from docsassistant.agent.injection.embedded import embedded_prose, is_prose
+from docsassistant.agent.injection.features import SENTENCE_BLOCK
 
 CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the rest check it)
 CHECK_SENTENCES = 7_000  # of the rest, how many score each left-out fit (the store-rate limit)
@@ -43,6 +46,7 @@ class LabelledSentence:
     line: int
     label: int  # of its line: 1 injection, 0 look-alike
     text: str
+    before: str = ""  # the part of its line before it (as `detector.analyse` passes it)
 
 
 def fixture_sentences(folder: Path) -> list[LabelledSentence]:
@@ -55,7 +59,9 @@ def fixture_sentences(folder: Path) -> list[LabelledSentence]:
     for group, (positive, benign) in pairs.items():
         lines = [(t, 1) for t in _lines(folder / positive)] + [(t, 0) for t in _lines(folder / benign)]
         for i, (text, label) in enumerate(lines):
-            out += [LabelledSentence(group, i, label, text[a:b]) for a, b in detector.sentences(text)]
+            out += [
+                LabelledSentence(group, i, label, text[a:b], text[:a]) for a, b in detector.sentences(text)
+            ]
     return out
 
 
@@ -76,7 +82,8 @@ def page_sentences(folder: Path) -> list[str]:
 
 
 def training_labels(items: list[LabelledSentence], margins: np.ndarray) -> np.ndarray:
-    """1 / 0 per sentence, -1 for the sentences of a positive line that are left out."""
+    """1 / 0 per sentence, -1 for the sentences of a positive line that are left out. `items`
+    may hold one entry per judged part (`judged_parts`); the line is what is labelled."""
     labels = np.array([s.label for s in items])
     lines: dict[tuple[str, int], list[int]] = {}
     for i, s in enumerate(items):
@@ -86,6 +93,19 @@ def training_labels(items: list[LabelledSentence], margins: np.ndarray) -> np.nd
             best = max(idx, key=lambda i: margins[i])
             labels[[i for i in idx if i != best]] = -1
     return labels
+
+
+def judged_parts(items: list[LabelledSentence]) -> tuple[list[LabelledSentence], np.ndarray]:
+    """What the classifier scores of each sentence, as `detector.sentence_evidence` does: a
+    prose sentence itself, the prose inside a line of code or a table row (`embedded.py`), or
+    nothing. Returns the parts (labelled as their sentence) and each part's sentence index."""
+    parts: list[LabelledSentence] = []
+    owners: list[int] = []
+    for i, s in enumerate(items):
+        for text in [s.text] if is_prose(s.text) else embedded_prose(s.text):
+            parts.append(LabelledSentence(s.group, s.line, s.label, text))
+            owners.append(i)
+    return parts, np.array(owners, dtype=int)
 
 
 def fit(vectors: np.ndarray, labels: np.ndarray, corpus: np.ndarray):
@@ -127,13 +147,18 @@ def train(
     module docstring). `features`: texts -> `features.pool` rows; `check_texts`: documentation
     sentences kept out of training, for the store-rate limit."""
     items = fixture_sentences(folder)
-    evidence = detector.sentence_evidence([s.text for s in items])
-    prose = np.array([is_prose(s.text) for s in items])
-    vectors = features([s.text for s in items])
-    labels = training_labels(items, np.array([e.margin for e in evidence]))
-    labels[~prose] = -1  # code and short lines never reach the classifier
+    evidence = detector.sentence_evidence([s.text for s in items], [s.before for s in items])
+    parts, owners = judged_parts(items)
+    vectors = features([s.text for s in parts])
+    labels = training_labels(parts, detector.similarity_margin(vectors[:, SENTENCE_BLOCK]))
     corpus = features(corpus_texts)
     check = features(check_texts[:CHECK_SENTENCES]) if check_texts else np.zeros((0, vectors.shape[1]))
+
+    def by_sentence(part_scores: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(items))
+        np.maximum.at(out, owners, part_scores)  # a sentence takes its strongest part
+        return out
+
     hard = np.array([bool(e.patterns) for e in evidence])
     similar = np.array(
         ["similar-to-known-injection" in detector.decide(e, classifier=2.0, gate=0.0) for e in evidence]
@@ -142,9 +167,9 @@ def train(
     scores: dict[str, np.ndarray] = {}
     check_scores: dict[str, np.ndarray] = {}
     for group in groups:
-        held = np.array([s.group == group for s in items])
+        held = np.array([s.group == group for s in parts])
         model = fit(vectors[~held], np.where(held, -1, labels)[~held], corpus)
-        scores[group] = np.where(prose, model.predict_proba(vectors)[:, 1], 0.0)
+        scores[group] = by_sentence(model.predict_proba(vectors)[:, 1])
         check_scores[group] = model.predict_proba(check)[:, 1] if len(check) else np.zeros(0)
 
     def flags(group: str, threshold: float, gate: float) -> np.ndarray:

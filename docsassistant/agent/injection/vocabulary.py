@@ -88,16 +88,18 @@ VOID = (
 ANSWER_SUBJECT = (
     rf"\b(?:(?:the|any|every|each|all|an?|its|your)\s+)?(?:(?:final|generated|rendered|eventual|resulting|helpful|"
     rf"produced|composed|next)\s+)?(?:answers?|repl(?:y|ies)|summar(?:y|ies))"
-    rf"(?:\s+(?:quoting|citing|using|drawing on|based on|mentioning|about|of)\s+{THIS})?"
+    rf"(?:\s+(?:quoting|citing|using|drawing on|based on|mentioning|about|of|(?:derived|drawn|generated|built|"
+    rf"produced|taken) from)\s+{THIS})?"
     rf"|\b(?:final|generated|rendered|assistant's|model's|ai's|bot's|chatbot's)\s+(?:responses?|outputs?|messages?|text)"
-    rf"|\b(?:responses?|outputs?) (?:quoting|citing|using|drawing on|based on|about|of) {THIS}"
+    rf"|\b(?:responses?|outputs?) (?:quoting|citing|using|drawing on|based on|about|of|(?:derived|drawn|generated|"
+    rf"built|produced|taken) from) {THIS}"
 )
 # What a planted order makes the reply say or do, as opposed to what it contains.
 DICTATED = (
     r"(?:state|say|claim|assert|insist|warn|tell|inform|remind|mention that|add that|note that|describe|present|portray|"
     r"label|rank|recommend|advise|urge|direct|point (?:them|users|readers|people)|send (?:them|users|readers)|redirect|"
     r"ask(?:ing)? (?:the |for |them|users?|readers?)|request|refuse|decline|omit|drop|remove|strip|hide|avoid mentioning|"
-    r"never mention|not mention|embed|open by|begin by|start by|end by|cite only|attribute|deny|discourage|"
+    r"never mention|not mention|embed|open by|begin by|start by|end by|cite only|attribute|deny|discourage|pretend|"
     r"link (?:to|every)|rewrite|shorten|praise|blame|apologi[sz]e)"
 )
 
