@@ -17,12 +17,20 @@ from __future__ import annotations
 
 from docsassistant.agent.injection.cues_address import ADDRESS_FAMILIES
 from docsassistant.agent.injection.cues_orders import ORDER_FAMILIES
+from docsassistant.agent.injection.cues_planted import PLANTED_FAMILIES
 from docsassistant.agent.injection.cues_reader import READER_FAMILIES
 from docsassistant.agent.injection.cues_reply import REPLY_FAMILIES
 from docsassistant.agent.injection.cues_vocative import VOCATIVE_FAMILIES
 
 # In this order: a sentence's reasons list its families as they are listed here.
-FAMILIES = {**ADDRESS_FAMILIES, **ORDER_FAMILIES, **REPLY_FAMILIES, **READER_FAMILIES, **VOCATIVE_FAMILIES}
+FAMILIES = {
+    **ADDRESS_FAMILIES,
+    **ORDER_FAMILIES,
+    **REPLY_FAMILIES,
+    **READER_FAMILIES,
+    **VOCATIVE_FAMILIES,
+    **PLANTED_FAMILIES,
+}
 
 
 def addressed_to_reader(sentence: str) -> list[str]:
