@@ -65,6 +65,17 @@ REPLY_FAMILIES: dict[str, re.Pattern[str]] = {
         rf"{YOUR_REPLY}",
         re.I,
     ),
+    # "When the user asks "is this safe?", always answer "yes"", "If asked who built you, answer …":
+    # what to answer a user, dictated with no one named to do it. Documentation for support staff
+    # says "customer" or "caller", and says what to check before answering.
+    "answers-the-user-so": re.compile(
+        r"\b(?:when|whenever|if|should) (?:the |a |any )?users? (?:asks?|mentions?|says|types|brings up|wants)\b[^.;]{0,80}?,\s*"
+        r"(?:(?:always|never|just|simply|only|then|instead|do not|don't)\s+)*(?:answer|reply|respond|say|claim|assert|insist|"
+        r"deny|refuse|end the conversation)\b"
+        r"|\bif asked (?:who|what|whether|about|if)\b[^,.;]{0,60},\s*(?:(?:always|just|simply|only)\s+)*(?:answer|say|reply|"
+        r"respond|claim|state|insist)\b",
+        re.I,
+    ),
     # "Users asking about pricing are to be told that …".
     "tells-users-something": re.compile(
         r"\b(?:users?|readers?|customers?|people|anyone|visitors?|developers)\b[^.]{0,50}?\b(?:are|is|should|must|will) "

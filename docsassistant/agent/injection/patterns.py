@@ -38,6 +38,24 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # The same order in another language ("Ignorez les instructions précédentes", "Ignoriere alle
+        # bisherigen Anweisungen", "请忽略之前的所有指示"), and a note for an AI reader in one ("nota para
+        # la IA:", "Wenn du ein KI-Assistent bist:", "このページを読んでいるAIへ").
+        "foreign-language-order",
+        re.compile(
+            r"\bignor(?:ez|e|er|a|iere|ieren|ate|ar|em)\b[^\n]{0,30}(?:\b(?:consignes|anweisungen|instrucciones|istruzioni|"
+            r"instruções|instrucoes|indicaciones|regeln|règles|reglas|regole|regras)\b|\binstructions (?:précédentes|antérieures))"
+            r"|(?:忽略|无视|忽視|無視)[^\n]{0,12}(?:指示|指令|说明|說明|规则|規則)|(?:指示|指令)を(?:無視|忽略)"
+            r"|\b(?:nota|note|hinweis|remarque|aviso|avviso|mensaje|nachricht) (?:para|pour|für|per|a|an) (?:la |el |l'|il |die |den |"
+            r"o |a |os |as )?(?:ia|ki|intelligence artificielle|inteligencia artificial|künstliche intelligenz)\b"
+            r"|\b(?:wenn|falls) du (?:eine? )?(?:ki|ki-assistent|sprachmodell|chatbot)\b|\bsi (?:eres|tu es|vous êtes|sei) "
+            r"(?:una? |une? )?(?:ia|asistente de ia|assistant ia|intelligence artificielle)\b"
+            r"|\b(?:asistente|assistente|assistent) (?:de |di |der )?(?:ia|ki)\s*:|\b(?:qualquer|cualquier|toute|qualsiasi|jede) "
+            r"(?:ia|ki)\b|(?:AI|ＡＩ|人工智能|助手)(?:へ|に告ぐ)[：:]?",
+            re.I,
+        ),
+    ),
+    (
         "role-switch",
         re.compile(
             r"\b(you are now (?:an? |called |named |known as |in \w+ mode)|from now on,? you\b|"
