@@ -178,7 +178,7 @@ def test_thresholds_chosen_on_dev_and_confirmed_on_test(evidence) -> None:
 # 1,882 and 70; "opensource" and "datadocs" lost 4 each to the retrain, docs/injection.md); 2,836
 # with the families of cues_planted.py and the planted assistant turn (misfires unchanged); 2,882
 # with the third round (vocatives in comments, labels naming a model, orders in other languages,
-# "if the user asks …, answer …"), misfires unchanged.
+# "if the user asks …, answer …"), misfires unchanged; 2,885 with claims-priority.
 HELD_OUT_FLOORS = {
     "holdout": (0.954, 0.800),
     "holdout2": (0.950, 0.900),
@@ -192,7 +192,7 @@ HELD_OUT_FLOORS = {
     "holdout12": (0.868, 0.866),
     "holdout13": (0.900, 0.883),
     "llmdocs": (0.916, 0.726),
-    "wiki": (0.966, 0.753),
+    "wiki": (0.966, 0.760),
     "helpcentre": (0.959, 0.773),
     "opensource": (0.903, 0.620),
     # Written on 2026-12-07 for a retrain; the shipped weights were first trained on them on
@@ -211,12 +211,12 @@ HELD_OUT_FLOORS = {
     "holdout23": (0.950, 0.950),
     # Written on 2026-12-07 (night) by eight new writers, scored once by the shipped detector, then
     # read and trained on (docs/injection.md, twelfth revision).
-    "aisdk": (0.975, 0.800),
+    "aisdk": (0.976, 0.806),
     "cloudops": (0.941, 0.846),
     "corpwiki": (0.977, 0.853),
     "consumer": (0.976, 0.806),
     "payments": (0.983, 0.806),
-    "database": (0.952, 0.786),
+    "database": (0.952, 0.793),
     "edtech": (0.973, 0.720),
     "hardware": (0.955, 0.853),
 }
