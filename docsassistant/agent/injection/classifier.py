@@ -1,11 +1,12 @@
-"""A logistic regression over the embedding model's pooled token states (`features.py`):
-how much a sentence reads like text planted for the model rather than documentation.
+"""How much a sentence reads like text planted for the model rather than documentation: a
+logistic regression over the embedding model's pooled token states (`features.py`), its
+log-odds mixed with those of an n-gram model of the sentence's words (`ngrams.py`).
 
 The patterns and families in `detector` / `cues` catch the shapes we have named; this
-catches sentences that sit where the labelled injections sit in that space, whatever their
-wording, and it vouches for the similarity rule: a sentence near known injections is cut only
+catches sentences that sit where the labelled injections sit, whatever their wording, and it vouches for the similarity rule: a sentence near known injections is cut only
 when the classifier gives it at least `gate`. The features come from the same model run
-that gives `detector` its sentence vectors, so it costs one dot product per sentence. The weights are trained by `docsassistant train-injection` (see
+that gives `detector` its sentence vectors, so it costs one dot product per sentence (and a
+sparse one for the n-grams). The weights are trained by `docsassistant train-injection` (see
 `training.py` and docs/injection.md) and shipped as JSON beside this file; the
 threshold is the training run's choice, not a constant picked by hand.
 """
@@ -18,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel
+
+from docsassistant.agent.injection.ngrams import TextModel, logits
 
 WEIGHTS = Path(__file__).with_name("classifier.json")
 
@@ -34,6 +37,8 @@ class ClassifierWeights(BaseModel):
     leave_one_set_out: dict[str, dict[str, float]]  # per fixture set: precision/recall with and without
     grid: list[dict[str, float]] = []  # each (threshold, gate) tried: pooled left-out figures
     store_check: dict[str, int] = {}  # store sentences kept out of training, and those it flags alone
+    text: TextModel | None = None  # the n-gram model; without it the embedding model decides alone
+    mix: float = 1.0  # the embedding model's share of the mixed log-odds (the n-grams get the rest)
 
 
 @lru_cache(maxsize=1)
@@ -44,10 +49,17 @@ def load_weights(path: Path = WEIGHTS) -> ClassifierWeights | None:
     return ClassifierWeights.model_validate(json.loads(path.read_text(encoding="utf-8")))
 
 
-def probabilities(vectors: np.ndarray, weights: ClassifierWeights | None = None) -> np.ndarray:
-    """P(injection) for each sentence's features (`features.pool`; zeros without weights)."""
+def probabilities(
+    vectors: np.ndarray, weights: ClassifierWeights | None = None, texts: list[str] | None = None
+) -> np.ndarray:
+    """P(injection) for each sentence from its features (`features.pool`) and, when the
+    weights carry an n-gram model, its text (zeros without weights)."""
     weights = weights or load_weights()
     if weights is None or len(vectors) == 0:
         return np.zeros(len(vectors), dtype=np.float32)
-    logits = vectors @ np.asarray(weights.coef, dtype=np.float32) + weights.intercept
-    return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
+    mixed = vectors @ np.asarray(weights.coef, dtype=np.float32) + weights.intercept
+    if weights.text is not None:
+        if texts is None or len(texts) != len(vectors):
+            raise ValueError("these weights read the sentences' text too: pass `texts`")
+        mixed = weights.mix * mixed + (1.0 - weights.mix) * logits(texts, weights.text)
+    return (1.0 / (1.0 + np.exp(-mixed))).astype(np.float32)

@@ -10,8 +10,9 @@ framework's prompt). Each sentence is judged on its own, three ways:
   and prompts (`phrasings.py`). That catches paraphrases. A sentence with a cue
   that it speaks to the reading model ("your answer", "you were told", "in this
   conversation") needs a lower margin than one without;
-* a logistic regression over the same model run's pooled token states (`classifier.py`,
-  `features.py`), trained on the labelled fixtures and documentation sentences, for wordings
+* a classifier over the same model run's pooled token states (`classifier.py`,
+  `features.py`) mixed with one over the sentence's words and character n-grams
+  (`ngrams.py`), trained on the labelled fixtures and documentation sentences, for wordings
   no pattern names. It also vouches for the similarity rule: a sentence that rule flags is
   cut only if the classifier gives it at least the weights' `gate`.
 
@@ -64,8 +65,8 @@ from docsassistant.agent.injection.phrasings import DOCUMENTATION, PHRASINGS
 REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
-MARGIN_ALONE = 0.40
-MARGIN_WITH_CUE = -0.10
+MARGIN_ALONE = 0.26
+MARGIN_WITH_CUE = -0.14
 
 
 def _spoofed_turn(sentence: str, before: str) -> bool:
@@ -140,7 +141,7 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
     if texts:
         features = _embedder().detector_features(texts)
         np.maximum.at(margins, owners, similarity_margin(features[:, SENTENCE_BLOCK]))
-        np.maximum.at(scores, owners, probabilities(features))
+        np.maximum.at(scores, owners, probabilities(features, texts=texts))
         np.logical_or.at(cues, owners, [bool(CUE.search(said)) for texts in parts for _, said in texts])
     return [
         Evidence(

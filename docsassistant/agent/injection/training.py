@@ -9,11 +9,16 @@ line of one part is a positive; in a longer one only the part closest to the kno
 (highest margin) is, and its other parts are left out (they are often the genuine docs
 sentence the payload follows).
 
+Two models learn from the same sentences: a logistic regression over the embedding features
+and one over the sentence's n-grams (`ngrams.py`); the classifier's score is the logistic of
+their log-odds mixed `MIX` to 1 - `MIX`.
+
 The threshold (a sentence flagged on the classifier's word alone) and the gate (the least a
 sentence the similarity rule flags must score) are chosen by leaving one fixture set out at a
 time: the classifier trained without that set scores it, and the pair with the best F1 over
 every left-out line (the rules and the classifier together) wins, among the pairs that flag
-at most one documentation sentence in 7,000 of the store's sentences kept out of training.
+at most one (on average over the left-out fits) of up to 7,000 of the store's sentences kept
+out of training.
 The final weights are then trained on everything.
 """
 
@@ -25,18 +30,23 @@ from pathlib import Path
 
 import numpy as np
 
-from docsassistant.agent.injection import detector
+from docsassistant.agent.injection import detector, ngrams
 from docsassistant.agent.injection.classifier import ClassifierWeights
 from docsassistant.agent.injection.embedded import embedded_prose, is_prose
 from docsassistant.agent.injection.features import SENTENCE_BLOCK
 
 CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the rest check it)
 CHECK_SENTENCES = 7_000  # of the rest, how many score each left-out fit (the store-rate limit)
-CORPUS_WEIGHT = 1.0
+CORPUS_WEIGHT = 2.0  # as much documentation flagged alone at 0.7 as at 0.8 with weight 1 (docs/injection.md)
 C = 10.0  # inverse regularisation; 1 and 3 caught fewer left-out injections (docs/injection.md)
-THRESHOLDS = (0.8, 0.85, 0.9, 0.95)
-GATES = (0.3, 0.5)
-MAX_STORE_RATE = 1 / 7_000  # documentation sentences flagged by the classifier alone, at most
+THRESHOLDS = (0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+GATES = (0.2, 0.3, 0.5)
+MIX = 0.4  # the embedding model's share of the log-odds: best of 0.3-0.6 on grouped folds (docs/injection.md)
+# Check sentences a left-out fit may flag on the classifier's word alone, on average: one in
+# 7,000. Counted, not a rate: the store has 6,243 check sentences, and 1/7,000 as a rate of those
+# allowed none, so one sentence every fit scored high (a transcript's '"AI User terminated.')
+# set the threshold by itself.
+MAX_STORE_FLAGGED = 1.0
 SEED = 7
 
 
@@ -119,6 +129,32 @@ def fit(vectors: np.ndarray, labels: np.ndarray, corpus: np.ndarray):
     return LogisticRegression(C=C, max_iter=5000).fit(x, y, sample_weight=weight)
 
 
+@dataclass
+class Mixed:
+    """The two fitted models (`fit`, `ngrams.fit`) and their mixed probability."""
+
+    embedding: object  # a fitted LogisticRegression
+    text: ngrams.TextModel
+
+    def probabilities(self, vectors: np.ndarray, texts: list[str]) -> np.ndarray:
+        if len(texts) == 0:
+            return np.zeros(0)
+        embedding = self.embedding.decision_function(vectors)
+        mixed = MIX * embedding + (1 - MIX) * ngrams.logits(texts, self.text)
+        return 1.0 / (1.0 + np.exp(-mixed))
+
+
+def fit_mixed(
+    vectors: np.ndarray, texts: list[str], labels: np.ndarray, corpus: np.ndarray, corpus_texts: list[str]
+) -> Mixed:
+    """Both models on the same sentences: fixture parts with labels ≥ 0, documentation as negatives."""
+    keep = labels >= 0
+    train_texts = [t for t, k in zip(texts, keep, strict=True) if k] + list(corpus_texts)
+    y = np.concatenate([labels[keep], np.zeros(len(corpus_texts))])
+    weight = np.concatenate([np.ones(int(keep.sum())), np.full(len(corpus_texts), CORPUS_WEIGHT)])
+    return Mixed(fit(vectors, labels, corpus), ngrams.fit(train_texts, y, weight))
+
+
 def _line_counts(items, flags, group: str) -> tuple[int, int, int]:
     """True positives, false positives and positives among `group`'s lines."""
     flagged: dict[int, bool] = {}
@@ -166,11 +202,14 @@ def train(
     groups = sorted({s.group for s in items})
     scores: dict[str, np.ndarray] = {}
     check_scores: dict[str, np.ndarray] = {}
+    texts = [s.text for s in parts]
+    checked = list(check_texts[:CHECK_SENTENCES]) if check_texts else []
     for group in groups:
         held = np.array([s.group == group for s in parts])
-        model = fit(vectors[~held], np.where(held, -1, labels)[~held], corpus)
-        scores[group] = by_sentence(model.predict_proba(vectors)[:, 1])
-        check_scores[group] = model.predict_proba(check)[:, 1] if len(check) else np.zeros(0)
+        kept = [t for t, h in zip(texts, held, strict=True) if not h]
+        model = fit_mixed(vectors[~held], kept, np.where(held, -1, labels)[~held], corpus, corpus_texts)
+        scores[group] = by_sentence(model.probabilities(vectors, texts))
+        check_scores[group] = model.probabilities(check, checked)
 
     def flags(group: str, threshold: float, gate: float) -> np.ndarray:
         p = scores[group]
@@ -180,6 +219,7 @@ def train(
     grid: list[dict[str, float]] = []
     for threshold in THRESHOLDS:
         rate = float(np.mean([(check_scores[g] >= threshold).mean() if len(check) else 0.0 for g in groups]))
+        flagged_alone = float(np.mean([(check_scores[g] >= threshold).sum() for g in groups]))
         for gate in GATES:
             tp, fp, positives = np.sum(
                 [_line_counts(items, flags(g, threshold, gate), g) for g in groups], axis=0
@@ -187,9 +227,10 @@ def train(
             f1 = _f1(tp, fp, positives)
             grid.append(
                 {"threshold": threshold, "gate": gate, "store_rate": round(rate, 6), "f1": round(f1, 4)}
+                | {"store_flagged": round(flagged_alone, 2)}
                 | {"caught": int(tp), "misfires": int(fp), "injections": int(positives)}
             )
-            if rate <= MAX_STORE_RATE and (best is None or f1 > best[0]):
+            if flagged_alone <= MAX_STORE_FLAGGED and (best is None or f1 > best[0]):
                 best = (f1, threshold, gate)
     _, threshold, gate = best or (0.0, THRESHOLDS[-1], GATES[-1])
     per_set: dict[str, dict[str, float]] = {}
@@ -197,11 +238,13 @@ def train(
         per_set[group] = _precision_recall(*_line_counts(items, hard | similar, group))
         with_clf = _precision_recall(*_line_counts(items, flags(group, threshold, gate), group))
         per_set[group] |= {"precision_with": with_clf["precision"], "recall_with": with_clf["recall"]}
-    final = fit(vectors, labels, corpus)
-    flagged = int((final.predict_proba(check)[:, 1] >= threshold).sum()) if len(check) else 0
+    final = fit_mixed(vectors, texts, labels, corpus, corpus_texts)
+    flagged = int((final.probabilities(check, checked) >= threshold).sum())
     return ClassifierWeights(
-        coef=[round(float(c), 6) for c in final.coef_[0]],
-        intercept=round(float(final.intercept_[0]), 6),
+        coef=[round(float(c), 6) for c in final.embedding.coef_[0]],
+        intercept=round(float(final.embedding.intercept_[0]), 6),
+        text=final.text,
+        mix=MIX,
         threshold=threshold,
         gate=gate,
         embedder=embedder,
