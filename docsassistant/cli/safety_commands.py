@@ -105,7 +105,7 @@ def train_injection(
         f"Documentation sentences left out of training that it flags alone: {check['flagged_alone']} of "
         f"{check['sentences']:,} (the same sentences held the threshold to the store-rate limit)."
     )
-    out.write_text(weights.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    out.write_text(weights.model_dump_json() + "\n", encoding="utf-8")  # compact: 80,000 n-grams
     console.print(f"Wrote {out} ({time.perf_counter() - start:.0f} s).", highlight=False)
 
 

@@ -66,7 +66,7 @@ def fit(texts: list[str], labels: np.ndarray, weight: np.ndarray | None = None) 
         word_idf=word_idf,
         chars=chars,
         char_idf=char_idf,
-        coef=[round(float(c), 5) for c in model.coef_[0]],
+        coef=[round(float(c), 4) for c in model.coef_[0]],
         intercept=round(float(model.intercept_[0]), 5),
     )
 
@@ -105,4 +105,4 @@ def _tfidf(texts: list[str], counts, idf: sparse.dia_matrix) -> sparse.csr_matri
 
 def _vocabulary(vectorizer) -> tuple[list[str], list[float]]:
     terms = vectorizer.get_feature_names_out().tolist()
-    return terms, [round(float(v), 5) for v in vectorizer.idf_]
+    return terms, [round(float(v), 4) for v in vectorizer.idf_]  # 4 places: the file stays under 2 MB
