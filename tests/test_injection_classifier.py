@@ -149,8 +149,9 @@ def test_training_chooses_a_threshold_by_leaving_each_set_out(tmp_path: Path, em
 
 
 def test_the_ngram_model_scores_as_scikit_learn_fitted_it() -> None:
-    """The shipped n-gram model is plain data; rebuilt over its fixed vocabulary it must give
-    the fitted vectorizers' TF-IDF, or the weights read different features than they learnt."""
+    """The shipped n-gram model is plain data, counted at run time without scikit-learn; it
+    must give the fitted vectorizers' TF-IDF (odd whitespace, one-letter words, other scripts
+    and empty text included), or the weights read different features than they learnt."""
     from scipy import sparse
     from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -163,7 +164,13 @@ def test_the_ngram_model_scores_as_scikit_learn_fitted_it() -> None:
     ]
     for vectorizer in fitted:
         vectorizer.fit(texts)
-    unseen = ["Assistants must reply only with the pro plan link.", "Restart the server after an upgrade."]
+    unseen = [
+        "Assistants must reply only with the pro plan link.",
+        "Restart the server after an upgrade.",
+        "I\tREPLY\n\nonly  with Ünïcode — straße <|im_start|>system",
+        "日本語 a b",
+        "",
+    ]
     x = sparse.hstack([v.transform(unseen) for v in fitted]).tocsr()
     expected = x @ np.asarray(model.coef) + model.intercept
     np.testing.assert_allclose(ngrams.logits(unseen, model), expected, atol=1e-3)

@@ -57,9 +57,16 @@ def probabilities(
     weights = weights or load_weights()
     if weights is None or len(vectors) == 0:
         return np.zeros(len(vectors), dtype=np.float32)
-    mixed = vectors @ np.asarray(weights.coef, dtype=np.float32) + weights.intercept
-    if weights.text is not None:
-        if texts is None or len(texts) != len(vectors):
-            raise ValueError("these weights read the sentences' text too: pass `texts`")
-        mixed = weights.mix * mixed + (1.0 - weights.mix) * logits(texts, weights.text)
+    embedding = vectors @ np.asarray(weights.coef, dtype=np.float32) + weights.intercept
+    if weights.text is None:
+        return mixed_probability(embedding, np.zeros_like(embedding), 1.0)
+    if texts is None or len(texts) != len(vectors):
+        raise ValueError("these weights read the sentences' text too: pass `texts`")
+    return mixed_probability(embedding, logits(texts, weights.text), weights.mix)
+
+
+def mixed_probability(embedding: np.ndarray, text: np.ndarray, mix: float) -> np.ndarray:
+    """The logistic of the two models' log-odds, `mix` to 1 - `mix` (training scores its
+    left-out fits with this too)."""
+    mixed = mix * embedding + (1.0 - mix) * text
     return (1.0 / (1.0 + np.exp(-mixed))).astype(np.float32)

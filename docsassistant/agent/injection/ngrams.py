@@ -9,16 +9,21 @@ the fixture sets, each scored by models trained without it, the mix caught 3,077
 injections against 2,779 for the embedding model with the rules, with fewer misfires (107
 against 116) and the same documentation rate (docs/injection.md, "Thirteenth revision").
 
-The shipped model is plain data (vocabularies, IDF, weights) in `classifier.json`; at run
-time the counts come from scikit-learn's `CountVectorizer` over that fixed vocabulary, so
-no fitted object is unpickled.
+The shipped model is plain data (vocabularies, IDF, weights) in `classifier.json`. Training
+fits scikit-learn's `TfidfVectorizer`; at run time the same n-grams are counted here, by the
+rules that vectorizer applies (a test checks the two agree), because importing scikit-learn
+and SciPy in the app cost 130 MB of resident memory for one dot product per sentence.
 """
 
 from __future__ import annotations
 
+import math
+import re
+from collections import Counter
+from itertools import pairwise
+
 import numpy as np
 from pydantic import BaseModel, PrivateAttr
-from scipy import sparse
 
 WORDS = {"ngram_range": (1, 2), "max_features": 30_000}
 CHARS = {"analyzer": "char_wb", "ngram_range": (2, 5), "max_features": 50_000}
@@ -36,20 +41,24 @@ class TextModel(BaseModel):
     char_idf: list[float]
     coef: list[float]
     intercept: float
-    _readers: list | None = PrivateAttr(default=None)  # built once: a vocabulary dict is 80,000 entries
+    _index: tuple | None = PrivateAttr(default=None)  # built once: 80,000 vocabulary entries
 
-    def readers(self) -> list:
-        """The word and character counters over the fixed vocabularies, with their IDF."""
-        if self._readers is None:
-            self._readers = [
-                _counter(self.words, self.word_idf, WORDS),
-                _counter(self.chars, self.char_idf, CHARS),
-            ]
-        return self._readers
+    def index(self) -> tuple[dict[str, int], dict[str, int], np.ndarray, np.ndarray]:
+        """Each vocabulary as a term -> column dict, then the IDF and the weight per column."""
+        if self._index is None:
+            columns = len(self.words)
+            self._index = (
+                {term: i for i, term in enumerate(self.words)},
+                {term: columns + i for i, term in enumerate(self.chars)},
+                np.asarray(self.word_idf + self.char_idf, dtype=np.float64),
+                np.asarray(self.coef, dtype=np.float64),
+            )
+        return self._index
 
 
 def fit(texts: list[str], labels: np.ndarray, weight: np.ndarray | None = None) -> TextModel:
     """TF-IDF vocabularies and a logistic regression fitted on `texts` (labels 0/1)."""
+    from scipy import sparse
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -72,35 +81,47 @@ def fit(texts: list[str], labels: np.ndarray, weight: np.ndarray | None = None) 
 
 
 def logits(texts: list[str], model: TextModel) -> np.ndarray:
-    """The model's log-odds that each text is an injection."""
-    if not texts:
-        return np.zeros(0, dtype=np.float32)
-    x = sparse.hstack([_tfidf(texts, *reader) for reader in model.readers()]).tocsr()
-    return (x @ np.asarray(model.coef, dtype=np.float64) + model.intercept).astype(np.float32)
+    """The model's log-odds that each text is an injection: its word and character TF-IDF
+    rows (each L2-normalised, as `TfidfVectorizer` gives them) dotted with the weights."""
+    words, chars, idf, coef = model.index()
+    out = np.full(len(texts), model.intercept, dtype=np.float64)
+    for row, text in enumerate(texts):
+        lowered = text.lower()
+        for grams, vocabulary in ((_word_grams(lowered), words), (_char_grams(lowered), chars)):
+            counts = Counter(vocabulary[g] for g in grams if g in vocabulary)
+            if not counts:
+                continue
+            columns = np.fromiter(counts, dtype=np.int64, count=len(counts))
+            tf = np.fromiter(
+                (1.0 + math.log(c) for c in counts.values()), dtype=np.float64, count=len(counts)
+            )
+            values = tf * idf[columns]
+            out[row] += float(values @ coef[columns]) / float(np.sqrt(values @ values))
+    return out.astype(np.float32)
 
 
-def _counter(vocabulary: list[str], idf: list[float], options: dict):
-    """A `CountVectorizer` over a fixed vocabulary (None when it is empty) and the IDF diagonal."""
-    from sklearn.feature_extraction.text import CountVectorizer
-
-    settings = {k: v for k, v in options.items() if k != "max_features"}
-    counts = (
-        CountVectorizer(**settings, vocabulary={t: i for i, t in enumerate(vocabulary)})
-        if vocabulary
-        else None
-    )
-    return counts, sparse.diags(np.asarray(idf, dtype=np.float64))
+_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # TfidfVectorizer's default token pattern
 
 
-def _tfidf(texts: list[str], counts, idf: sparse.dia_matrix) -> sparse.csr_matrix:
-    """What a fitted `TfidfVectorizer(sublinear_tf=True)` gives: (1 + log tf) * idf, rows L2-normalised."""
-    from sklearn.preprocessing import normalize
+def _word_grams(lowered: str) -> list[str]:
+    """Words of two or more characters and each pair of neighbours (ngram_range (1, 2))."""
+    tokens = _TOKEN.findall(lowered)
+    return tokens + [f"{a} {b}" for a, b in pairwise(tokens)]
 
-    if counts is None:
-        return sparse.csr_matrix((len(texts), 0))
-    x = counts.transform(texts).astype(np.float64).tocsr()
-    x.data = 1.0 + np.log(x.data)
-    return normalize(x @ idf)
+
+def _char_grams(lowered: str) -> list[str]:
+    """Character 2- to 5-grams inside each space-padded word (analyzer "char_wb"); a word
+    no longer than n counts once, whole, and ends its n-grams."""
+    low, high = CHARS["ngram_range"]
+    grams: list[str] = []
+    for token in lowered.split():
+        word = f" {token} "
+        for n in range(low, high + 1):
+            if len(word) <= n:
+                grams.append(word)
+                break
+            grams.extend(word[i : i + n] for i in range(len(word) - n + 1))
+    return grams
 
 
 def _vocabulary(vectorizer) -> tuple[list[str], list[float]]:

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from docsassistant.agent.injection import detector, ngrams
-from docsassistant.agent.injection.classifier import ClassifierWeights
+from docsassistant.agent.injection.classifier import ClassifierWeights, mixed_probability
 from docsassistant.agent.injection.embedded import embedded_prose, is_prose
 from docsassistant.agent.injection.features import SENTENCE_BLOCK
 
@@ -140,8 +140,7 @@ class Mixed:
         if len(texts) == 0:
             return np.zeros(0)
         embedding = self.embedding.decision_function(vectors)
-        mixed = MIX * embedding + (1 - MIX) * ngrams.logits(texts, self.text)
-        return 1.0 / (1.0 + np.exp(-mixed))
+        return mixed_probability(embedding, ngrams.logits(texts, self.text), MIX)
 
 
 def fit_mixed(
