@@ -139,7 +139,7 @@ def test_training_chooses_a_threshold_by_leaving_each_set_out(tmp_path: Path, em
         "injection_other_benign.txt": BENIGN[3:],
     }.items():
         (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    weights = train(tmp_path, DOCS, embedder.detector_features, "test", check_texts=DOCS[:4])
+    weights = train(tmp_path, DOCS, embedder.detector_features, "test", check_texts=DOCS[:4], jobs=2)
     assert set(weights.leave_one_set_out) == {"base", "other"}
     assert weights.threshold in THRESHOLDS and weights.gate in GATES and len(weights.coef) == WIDTH
     assert weights.trained_on == {"fixture_sentences": 13, "store_sentences": len(DOCS)}

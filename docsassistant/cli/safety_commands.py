@@ -62,6 +62,9 @@ def train_injection(
             help="The bundled docs: their sentences join the documentation (injection.md left out)."
         ),
     ] = Path("docs"),
+    jobs: Annotated[
+        int, typer.Option(help="Left-out fits run at once (processes); -1 for one per CPU.")
+    ] = -1,
 ) -> None:
     """Train the injection classifier on the fixture sets and the store's documentation sentences."""
     import sqlalchemy as sa
@@ -89,7 +92,7 @@ def train_injection(
             f"{len(own):,} of the bundled docs."
         )
         weights = train(
-            fixtures, sample + own, embedder.detector_features, embedder.identity, check_texts=rest
+            fixtures, sample + own, embedder.detector_features, embedder.identity, check_texts=rest, jobs=jobs
         )
     console.print(
         f"Threshold {weights.threshold}, gate {weights.gate} (best left-out F1 within the store-rate limit)."

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from joblib import Parallel, delayed
 
 from docsassistant.agent.injection import detector, ngrams
 from docsassistant.agent.injection.classifier import ClassifierWeights, mixed_probability
@@ -39,7 +40,10 @@ CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the
 CHECK_SENTENCES = 7_000  # of the rest, how many score each left-out fit (the store-rate limit)
 CORPUS_WEIGHT = 2.0  # as much documentation flagged alone at 0.7 as at 0.8 with weight 1 (docs/injection.md)
 C = 10.0  # inverse regularisation; 1 and 3 caught fewer left-out injections (docs/injection.md)
-THRESHOLDS = (0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
+# In steps of 0.01: left-out F1 rises as the threshold falls (0.913 at 0.90, 0.926 at 0.85,
+# 0.941 at 0.70 over 60 sets), so the choice is the lowest threshold the store limit allows,
+# and steps of 0.05 left up to 0.05 of it unused (docs/injection.md, "Fourteenth revision").
+THRESHOLDS = tuple(round(0.70 + 0.01 * i, 2) for i in range(26))
 GATES = (0.2, 0.3, 0.5)
 MIX = 0.4  # the embedding model's share of the log-odds: best of 0.3-0.6 on grouped folds (docs/injection.md)
 # Check sentences a left-out fit may flag on the classifier's word alone, on average: one in
@@ -154,17 +158,28 @@ def fit_mixed(
     return Mixed(fit(vectors, labels, corpus), ngrams.fit(train_texts, y, weight))
 
 
-def _line_counts(items, flags, group: str) -> tuple[int, int, int]:
-    """True positives, false positives and positives among `group`'s lines."""
-    flagged: dict[int, bool] = {}
-    label: dict[int, int] = {}
-    for s, f in zip(items, flags, strict=True):
-        if s.group == group:
-            flagged[s.line] = flagged.get(s.line, False) or bool(f)
-            label[s.line] = s.label
-    tp = sum(1 for k, f in flagged.items() if f and label[k])
-    fp = sum(1 for k, f in flagged.items() if f and not label[k])
-    return tp, fp, sum(label.values())
+class _Lines:
+    """Each fixture set's sentences grouped by their line, to count flagged lines quickly (the
+    threshold grid counts every set's lines some 80 times)."""
+
+    def __init__(self, items: list[LabelledSentence]) -> None:
+        members: dict[str, list[int]] = {}
+        for i, s in enumerate(items):
+            members.setdefault(s.group, []).append(i)
+        self.sets: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for group, idx in members.items():
+            _, line_of = np.unique([items[i].line for i in idx], return_inverse=True)
+            positive = np.zeros(line_of.max() + 1, dtype=bool)
+            positive[line_of] = [items[i].label == 1 for i in idx]
+            self.sets[group] = (np.asarray(idx), line_of, positive)
+
+    def counts(self, flags: np.ndarray, group: str) -> tuple[int, int, int]:
+        """True positives, false positives and positives among `group`'s lines (a line is
+        flagged when any of its sentences is)."""
+        idx, line_of, positive = self.sets[group]
+        flagged = np.zeros(len(positive), dtype=bool)
+        np.logical_or.at(flagged, line_of, flags[idx])
+        return int((flagged & positive).sum()), int((flagged & ~positive).sum()), int(positive.sum())
 
 
 def _precision_recall(tp: int, fp: int, positives: int) -> dict[str, float]:
@@ -175,12 +190,36 @@ def _f1(tp: int, fp: int, positives: int) -> float:
     return 2 * tp / max(1, 2 * tp + fp + (positives - tp))
 
 
+def _score_left_out(
+    group: str,
+    part_groups: np.ndarray,
+    vectors: np.ndarray,
+    texts: list[str],
+    labels: np.ndarray,
+    corpus: np.ndarray,
+    corpus_texts: list[str],
+    check: np.ndarray,
+    checked: list[str],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fit both models without `group`'s sentences; score every part and the check sentences."""
+    held = part_groups == group
+    kept = [t for t, h in zip(texts, held, strict=True) if not h]
+    model = fit_mixed(vectors[~held], kept, np.where(held, -1, labels)[~held], corpus, corpus_texts)
+    return model.probabilities(vectors, texts), model.probabilities(check, checked)
+
+
 def train(
-    folder: Path, corpus_texts: list[str], features, embedder: str, check_texts: list[str] | None = None
+    folder: Path,
+    corpus_texts: list[str],
+    features,
+    embedder: str,
+    check_texts: list[str] | None = None,
+    jobs: int = 1,
 ) -> ClassifierWeights:
     """Leave-one-set-out choice of threshold and gate, then the final fit on every set (see the
     module docstring). `features`: texts -> `features.pool` rows; `check_texts`: documentation
-    sentences kept out of training, for the store-rate limit."""
+    sentences kept out of training, for the store-rate limit; `jobs`: left-out fits run at once
+    (joblib processes; each holds a copy of the training sentences' text)."""
     items = fixture_sentences(folder)
     evidence = detector.sentence_evidence([s.text for s in items], [s.before for s in items])
     parts, owners = judged_parts(items)
@@ -199,16 +238,20 @@ def train(
         ["similar-to-known-injection" in detector.decide(e, classifier=2.0, gate=0.0) for e in evidence]
     )
     groups = sorted({s.group for s in items})
+    lines = _Lines(items)
     scores: dict[str, np.ndarray] = {}
     check_scores: dict[str, np.ndarray] = {}
     texts = [s.text for s in parts]
     checked = list(check_texts[:CHECK_SENTENCES]) if check_texts else []
-    for group in groups:
-        held = np.array([s.group == group for s in parts])
-        kept = [t for t, h in zip(texts, held, strict=True) if not h]
-        model = fit_mixed(vectors[~held], kept, np.where(held, -1, labels)[~held], corpus, corpus_texts)
-        scores[group] = by_sentence(model.probabilities(vectors, texts))
-        check_scores[group] = model.probabilities(check, checked)
+    part_groups = np.array([s.group for s in parts])
+    left_out = Parallel(n_jobs=jobs)(
+        delayed(_score_left_out)(
+            group, part_groups, vectors, texts, labels, corpus, corpus_texts, check, checked
+        )
+        for group in groups
+    )
+    for group, (part_scores, check_scores[group]) in zip(groups, left_out, strict=True):
+        scores[group] = by_sentence(part_scores)
 
     def flags(group: str, threshold: float, gate: float) -> np.ndarray:
         p = scores[group]
@@ -220,9 +263,7 @@ def train(
         rate = float(np.mean([(check_scores[g] >= threshold).mean() if len(check) else 0.0 for g in groups]))
         flagged_alone = float(np.mean([(check_scores[g] >= threshold).sum() for g in groups]))
         for gate in GATES:
-            tp, fp, positives = np.sum(
-                [_line_counts(items, flags(g, threshold, gate), g) for g in groups], axis=0
-            )
+            tp, fp, positives = np.sum([lines.counts(flags(g, threshold, gate), g) for g in groups], axis=0)
             f1 = _f1(tp, fp, positives)
             grid.append(
                 {"threshold": threshold, "gate": gate, "store_rate": round(rate, 6), "f1": round(f1, 4)}
@@ -234,8 +275,8 @@ def train(
     _, threshold, gate = best or (0.0, THRESHOLDS[-1], GATES[-1])
     per_set: dict[str, dict[str, float]] = {}
     for group in groups:
-        per_set[group] = _precision_recall(*_line_counts(items, hard | similar, group))
-        with_clf = _precision_recall(*_line_counts(items, flags(group, threshold, gate), group))
+        per_set[group] = _precision_recall(*lines.counts(hard | similar, group))
+        with_clf = _precision_recall(*lines.counts(flags(group, threshold, gate), group))
         per_set[group] |= {"precision_with": with_clf["precision"], "recall_with": with_clf["recall"]}
     final = fit_mixed(vectors, texts, labels, corpus, corpus_texts)
     flagged = int((final.probabilities(check, checked) >= threshold).sum())
