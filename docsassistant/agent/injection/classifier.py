@@ -3,10 +3,11 @@ logistic regression over the embedding model's pooled token states (`features.py
 log-odds mixed with those of an n-gram model of the sentence's words (`ngrams.py`).
 
 The patterns and families in `detector` / `cues` catch the shapes we have named; this
-catches sentences that sit where the labelled injections sit, whatever their wording, and it vouches for the similarity rule: a sentence near known injections is cut only
-when the classifier gives it at least `gate`. The features come from the same model run
-that gives `detector` its sentence vectors, so it costs one dot product per sentence (and a
-sparse one for the n-grams). The weights are trained by `docsassistant train-injection` (see
+catches sentences that sit where the labelled injections sit, whatever their wording, and it
+vouches for the similarity rule: a sentence near known injections is cut only when the
+classifier gives it at least `gate`. The features come from the same model run that gives
+`detector` its sentence vectors, so it costs one dot product per sentence (plus looking up
+the sentence's n-grams in the vocabularies). The weights are trained by `docsassistant train-injection` (see
 `training.py` and docs/injection.md) and shipped as JSON beside this file; the
 threshold is the training run's choice, not a constant picked by hand.
 """
