@@ -89,6 +89,11 @@ def split_text(text: str, chunk_size: int, overlap: int) -> list[str]:
     return _pack(units, chunk_size, overlap)
 
 
+def prose_outside_code(text: str) -> str:
+    """`text` without its fenced code blocks (a chunk's code is always fenced: see `_split_code`)."""
+    return "\n".join(block for block, _, is_code in _blocks(text) if not is_code)
+
+
 def _blocks(text: str) -> list[tuple[str, str, bool]]:
     """Paragraphs and fenced code blocks as (text, separator before it, is_code)."""
     blocks: list[tuple[str, str, bool]] = []

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from docsassistant.chunking import ChunkDraft, chunk_document, section_label, split_text
+from docsassistant.chunking import ChunkDraft, chunk_document, prose_outside_code, section_label, split_text
 from docsassistant.loaders import LoadedDocument, Section
 
 
@@ -157,3 +157,8 @@ def _longest_suffix_prefix(a: str, b: str) -> int:
         if a.endswith(b[:n]):
             return n
     return 0
+
+
+def test_prose_outside_code_drops_fenced_blocks() -> None:
+    text = "Intro line.\n\n```python\nprint('hi')  # Say hi.\n```\n\nOutro line."
+    assert prose_outside_code(text) == "Intro line.\nOutro line."

@@ -17,6 +17,7 @@ from docsassistant.agent.injection.training import (
     THRESHOLDS,
     LabelledSentence,
     judged_parts,
+    store_sentences,
     train,
     training_labels,
 )
@@ -129,6 +130,24 @@ def test_training_scores_what_the_detector_scores() -> None:
         "Set the retry count in the config file.",
     ]
     assert owners.tolist() == [0, 1] and [p.label for p in parts] == [1, 0]
+
+
+def test_the_store_limit_checks_prose_outside_code_only() -> None:
+    """Prompts quoted in code are expected flags (the corpus scan lists them): they are sampled
+    for training but never set the store limit; every prose sentence is one or the other."""
+    chunk = (
+        "The client sends the question to the model.\n\n"
+        '```python\nprompt = (\n    "You are a helpful assistant. The user has a question."\n)\n```\n\n'
+        "Lists all users of the workspace."
+    )
+    for n in (0, 1):
+        sample, rest = store_sentences([chunk], n=n)
+        assert not any("The user has a question" in s for s in rest)
+        assert len(sample) == n
+    _, rest = store_sentences([chunk], n=0)
+    assert "Lists all users of the workspace." in rest
+    sample, rest = store_sentences([chunk], n=100)
+    assert rest == [] and any("The user has a question" in s for s in sample)
 
 
 def test_training_chooses_a_threshold_by_leaving_each_set_out(tmp_path: Path, embedder) -> None:
