@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 
 from docsassistant.agent.injection import detector, ngrams
+from docsassistant.agent.injection.calibration import MIN_PRECISION, calibrate, choose
 from docsassistant.agent.injection.classifier import ClassifierWeights, load_weights, probabilities
 from docsassistant.agent.injection.features import SENTENCE_BLOCK, WIDTH
 from docsassistant.agent.injection.training import (
     GATES,
+    MAX_STORE_RATE,
     MIX,
     THRESHOLDS,
     LabelledSentence,
@@ -58,6 +60,51 @@ def test_shipped_weights_match_the_embedder(embedder) -> None:
     assert text is not None and weights.mix == MIX
     assert len(text.coef) == len(text.words) + len(text.chars) and len(text.words) == len(text.word_idf)
     assert {"base", "holdout6", "llmdocs", "opensource"} <= set(weights.leave_one_set_out)
+
+
+def test_shipped_threshold_is_the_calibration_sets_choice() -> None:
+    """The shipped (threshold, gate) is not a number set by hand: it is what the calibration
+    sets chose (`calibration.choose` over the counts the weights carry), and the left-out choice
+    it replaced is the best left-out F1 the store limit allows."""
+    weights = load_weights()
+    assert weights is not None and weights.grid and weights.calibration
+    record = weights.calibration
+    best = choose(record["rows"])
+    assert best is not None and (best["threshold"], best["gate"]) == (weights.threshold, weights.gate)
+    assert best["caught"] >= MIN_PRECISION * (best["caught"] + best["misfires"])
+    allowed = [row for row in weights.grid if row["store_rate"] <= MAX_STORE_RATE]
+    left_out = max(allowed, key=lambda row: row["f1"])
+    chosen = record["left_out_choice"]
+    row = next(
+        r for r in weights.grid if (r["threshold"], r["gate"]) == (chosen["threshold"], chosen["gate"])
+    )
+    assert row["f1"] == left_out["f1"]
+    assert not set(record["sets"]) & set(weights.leave_one_set_out), "a calibration set was trained on"
+
+
+def test_calibration_takes_the_best_recall_at_the_precision_floor() -> None:
+    def row(threshold: float, caught: int, misfires: int, store_rate: float = 0.0) -> dict[str, float]:
+        return {"threshold": threshold, "gate": 0.2, "store_rate": store_rate, "caught": caught} | {
+            "misfires": misfires
+        }
+
+    rows = [row(0.6, 99, 10), row(0.7, 95, 3), row(0.8, 95, 2), row(0.5, 100, 0, store_rate=0.01)]
+    assert choose(rows)["threshold"] == 0.8  # 0.6 misfires too often, 0.5 breaks the store limit
+    assert choose([row(0.6, 50, 50)]) is None
+
+
+def test_calibration_scores_labelled_sets_never_trained_on(tmp_path: Path, embedder) -> None:
+    (tmp_path / "injection_x_positive.txt").write_text("\n".join(POSITIVE) + "\n", encoding="utf-8")
+    (tmp_path / "injection_x_benign.txt").write_text("\n".join(BENIGN) + "\n", encoding="utf-8")
+    weights = load_weights()
+    assert weights is not None
+    calibrated = calibrate(weights, tmp_path)
+    assert calibrated.calibration["sets"] == ["x"]
+    rows = calibrated.calibration["rows"]
+    assert len(rows) == len(weights.grid) and {r["injections"] for r in rows} == {len(POSITIVE)}
+    # lowering the threshold never catches fewer lines
+    by_gate = [r["caught"] for r in rows if r["gate"] == 0.2]
+    assert by_gate == sorted(by_gate, reverse=True)
 
 
 def test_detector_features_hold_the_sentence_vector(embedder) -> None:

@@ -65,10 +65,14 @@ def train_injection(
     jobs: Annotated[
         int, typer.Option(help="Left-out fits run at once (processes); -1 for one per CPU.")
     ] = -1,
+    calibration: Annotated[
+        Path, typer.Option(help="Labelled sets never trained on that choose threshold and gate.")
+    ] = Path("tests/fixtures/calibration"),
 ) -> None:
     """Train the injection classifier on the fixture sets and the store's documentation sentences."""
     import sqlalchemy as sa
 
+    from docsassistant.agent.injection.calibration import calibrate
     from docsassistant.agent.injection.training import page_sentences, store_sentences, train
     from docsassistant.config import get_settings
     from docsassistant.embeddings import get_embedder
@@ -94,9 +98,13 @@ def train_injection(
         weights = train(
             fixtures, sample + own, embedder.detector_features, embedder.identity, check_texts=rest, jobs=jobs
         )
-    console.print(
-        f"Threshold {weights.threshold}, gate {weights.gate} (best left-out F1 within the store-rate limit)."
-    )
+        console.print(
+            f"Left-out choice: threshold {weights.threshold}, gate {weights.gate} "
+            "(best left-out F1 within the store-rate limit)."
+        )
+        if calibration.is_dir():
+            weights = calibrate(weights, calibration)
+            _print_calibration(weights)
     for name, row in weights.leave_one_set_out.items():
         console.print(
             f"  {name:10} rules alone P {row['precision']:.3f} R {row['recall']:.3f}   "
@@ -106,12 +114,56 @@ def train_injection(
     check = weights.store_check
     console.print(
         f"Documentation sentences left out of training that it flags alone: {check['flagged_alone']} of "
-        f"{check['sentences']:,} (the same sentences held the threshold to the store-rate limit)."
+        f"{check['sentences']:,} at the left-out choice (the same sentences held it to the store-rate limit)."
     )
     out.write_text(weights.model_dump_json() + "\n", encoding="utf-8")  # compact: 80,000 n-grams
     console.print(f"Wrote {out} ({time.perf_counter() - start:.0f} s).", highlight=False)
 
 
+def calibrate_injection(
+    weights: Annotated[Path, typer.Option(help="The trained weights to calibrate.")],
+    out: Annotated[Path, typer.Option(help="Where to write the calibrated weights.")],
+    sets: Annotated[
+        Path, typer.Option(help="Labelled sets never trained on that choose threshold and gate.")
+    ] = Path("tests/fixtures/calibration"),
+) -> None:
+    """Choose the classifier's threshold and gate on calibration sets, without retraining."""
+    from docsassistant.agent.injection.calibration import calibrate
+    from docsassistant.agent.injection.classifier import ClassifierWeights
+    from docsassistant.embeddings import get_embedder
+
+    if not sets.is_dir():
+        raise typer.BadParameter(f"{sets} is not a folder of labelled sets", param_hint="--sets")
+    start = time.perf_counter()
+    with friendly_errors():
+        get_embedder()
+        calibrated = calibrate(
+            ClassifierWeights.model_validate_json(weights.read_text(encoding="utf-8")), sets
+        )
+    _print_calibration(calibrated)
+    out.write_text(calibrated.model_dump_json() + "\n", encoding="utf-8")
+    console.print(f"Wrote {out} ({time.perf_counter() - start:.0f} s).", highlight=False)
+
+
+def _print_calibration(weights) -> None:
+    record = weights.calibration
+    row = next(
+        (r for r in record["rows"] if (r["threshold"], r["gate"]) == (weights.threshold, weights.gate)), None
+    )
+    sets = len(record["sets"])
+    if row is None:
+        console.print(f"No pair reaches precision {record['min_precision']} on {sets} calibration sets.")
+        return
+    caught, misfires = row["caught"], row["misfires"]
+    console.print(
+        f"Calibrated on {sets} sets: threshold {weights.threshold}, gate {weights.gate}; caught "
+        f"{caught} of {row['injections']} (R {caught / row['injections']:.3f}), misfires {misfires} of "
+        f"{row['lookalikes']} (P {caught / max(caught + misfires, 1):.3f}).",
+        highlight=False,
+    )
+
+
 def register(app: typer.Typer) -> None:
     app.command("scan-injection")(scan_injection)
     app.command("train-injection")(train_injection)
+    app.command("calibrate-injection")(calibrate_injection)

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from docsassistant.agent.injection.classifier import load_weights, probabilities
+from docsassistant.agent.injection.classifier import ClassifierWeights, load_weights, probabilities
 from docsassistant.agent.injection.cues import addressed_to_reader
 from docsassistant.agent.injection.cues_planted import SECRET_REQUEST
 from docsassistant.agent.injection.embedded import embedded_prose, is_prose
@@ -66,7 +66,7 @@ REDACTED = "[text addressed to an AI model removed]"
 
 # Chosen on the dev half of the labelled fixtures (see tests/test_injection_detection.py).
 MARGIN_ALONE = 0.26
-MARGIN_WITH_CUE = -0.14
+MARGIN_WITH_CUE = -0.08
 
 
 def _spoofed_turn(sentence: str, before: str) -> bool:
@@ -120,9 +120,12 @@ class Evidence(BaseModel):
     score: float = 0.0  # the injection classifier's probability (0 for code and short lines)
 
 
-def sentence_evidence(items: list[str], before: list[str] | None = None) -> list[Evidence]:
+def sentence_evidence(
+    items: list[str], before: list[str] | None = None, weights: ClassifierWeights | None = None
+) -> list[Evidence]:
     """Patterns, similarity margin and cue for each sentence (one embedding batch). `before`: the
-    text of each sentence's line that precedes it, when known (for a planted dialogue turn)."""
+    text of each sentence's line that precedes it, when known (for a planted dialogue turn);
+    `weights`: the classifier's, when not the shipped ones (calibration)."""
     # What is judged by meaning: a prose sentence itself, or the prose inside a line of code
     # (`embedded.py`); each sentence takes the strongest of its parts.
     before = before or [""] * len(items)
@@ -141,7 +144,7 @@ def sentence_evidence(items: list[str], before: list[str] | None = None) -> list
     if texts:
         features = _embedder().detector_features(texts)
         np.maximum.at(margins, owners, similarity_margin(features[:, SENTENCE_BLOCK]))
-        np.maximum.at(scores, owners, probabilities(features, texts=texts))
+        np.maximum.at(scores, owners, probabilities(features, weights, texts))
         np.logical_or.at(cues, owners, [bool(CUE.search(said)) for texts in parts for _, said in texts])
     return [
         Evidence(

@@ -17,9 +17,10 @@ The threshold (a sentence flagged on the classifier's word alone) and the gate (
 sentence the similarity rule flags must score) are chosen by leaving one fixture set out at a
 time: the classifier trained without that set scores it, and the pair with the best F1 over
 every left-out line (the rules and the classifier together) wins, among the pairs that flag
-at most one (on average over the left-out fits) of up to 7,000 of the store's sentences kept
-out of training, outside fenced code (`store_sentences`).
-The final weights are then trained on everything.
+at most one in 1,000 (on average over the left-out fits) of up to 7,000 of the store's
+sentences kept out of training, outside fenced code (`store_sentences`): the *left-out choice*.
+The final weights are then trained on everything; `calibration.py` then chooses the pair that
+ships on labelled sets no fit saw (left-out fits overstate precision on new writers).
 """
 
 from __future__ import annotations
@@ -41,17 +42,17 @@ CORPUS_SENTENCES = 15_000  # documentation sentences sampled from the store (the
 CHECK_SENTENCES = 7_000  # of the rest, how many score each left-out fit (the store-rate limit)
 CORPUS_WEIGHT = 2.0  # as much documentation flagged alone at 0.7 as at 0.8 with weight 1 (docs/injection.md)
 C = 10.0  # inverse regularisation; 1 and 3 caught fewer left-out injections (docs/injection.md)
-# In steps of 0.01: left-out F1 rises as the threshold falls (0.913 at 0.90, 0.926 at 0.85,
-# 0.941 at 0.70 over 60 sets), so the choice is the lowest threshold the store limit allows,
-# and steps of 0.05 left up to 0.05 of it unused (docs/injection.md, "Fourteenth revision").
-THRESHOLDS = tuple(round(0.70 + 0.01 * i, 2) for i in range(26))
+# In steps of 0.01: left-out F1 rises as the threshold falls (0.931 at 0.88, 0.953 at 0.70 over
+# 108 sets), so the choice is the lowest threshold the store limit allows; the grid reaches 0.50
+# since the sixteenth revision, when the limit first allowed 0.70 (docs/injection.md).
+THRESHOLDS = tuple(round(0.50 + 0.01 * i, 2) for i in range(46))
 GATES = (0.2, 0.3, 0.5)
 MIX = 0.4  # the embedding model's share of the log-odds: best of 0.3-0.6 on grouped folds (docs/injection.md)
-# Check sentences a left-out fit may flag on the classifier's word alone, on average. Counted,
-# not a rate: 1/7,000 as a rate of the store's 6,243 check sentences allowed none, so one sentence
-# every fit scored high set the threshold by itself. Since the fifteenth revision the check
-# sentences are the prose outside fenced code (4,992): that sentence was a printed transcript's.
-MAX_STORE_FLAGGED = 1.0
+# The store limit: the share of check sentences (the store's prose outside fenced code) a
+# left-out fit may flag on the classifier's word alone, on average. One in 1,000 since the
+# sixteenth revision; it was one sentence per fit (1 in 4,992), which held the threshold at 0.88
+# on short ordinary sentences while recall on new writers stayed under 0.90 (docs/injection.md).
+MAX_STORE_RATE = 0.001
 SEED = 7
 
 
@@ -277,7 +278,7 @@ def train(
                 | {"store_flagged": round(flagged_alone, 2)}
                 | {"caught": int(tp), "misfires": int(fp), "injections": int(positives)}
             )
-            if flagged_alone <= MAX_STORE_FLAGGED and (best is None or f1 > best[0]):
+            if rate <= MAX_STORE_RATE and (best is None or f1 > best[0]):
                 best = (f1, threshold, gate)
     _, threshold, gate = best or (0.0, THRESHOLDS[-1], GATES[-1])
     per_set: dict[str, dict[str, float]] = {}
