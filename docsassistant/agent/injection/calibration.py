@@ -7,7 +7,7 @@ sixteenth revision). So the threshold and gate are chosen on *calibration sets*:
 the fixture sets (`injection_<name>_positive.txt` / `_benign.txt`), never trained on, kept in
 their own folder (`tests/fixtures/calibration/`, which training does not read). The trained
 weights score them; among the grid's pairs that the store limit allows, the pair with the
-highest recall at precision >= `MIN_PRECISION` wins (ties: the higher threshold, fewer misfires).
+highest recall at precision >= `MIN_PRECISION` wins (ties: fewer misfires, then the higher threshold).
 """
 
 from __future__ import annotations
