@@ -64,21 +64,15 @@ def test_shipped_weights_match_the_embedder(embedder) -> None:
 
 def test_shipped_threshold_is_the_calibration_sets_choice() -> None:
     """The shipped (threshold, gate) is not a number set by hand: it is what the calibration
-    sets chose (`calibration.choose` over the counts the weights carry), and the left-out choice
-    it replaced is the best left-out F1 the store limit allows."""
+    sets chose (`calibration.choose` over the counts the weights carry), within the store limit,
+    on sets that were not trained on."""
     weights = load_weights()
     assert weights is not None and weights.grid and weights.calibration
     record = weights.calibration
     best = choose(record["rows"])
     assert best is not None and (best["threshold"], best["gate"]) == (weights.threshold, weights.gate)
     assert best["caught"] >= MIN_PRECISION * (best["caught"] + best["misfires"])
-    allowed = [row for row in weights.grid if row["store_rate"] <= MAX_STORE_RATE]
-    left_out = max(allowed, key=lambda row: row["f1"])
-    chosen = record["left_out_choice"]
-    row = next(
-        r for r in weights.grid if (r["threshold"], r["gate"]) == (chosen["threshold"], chosen["gate"])
-    )
-    assert row["f1"] == left_out["f1"]
+    assert best["store_rate"] <= MAX_STORE_RATE
     assert not set(record["sets"]) & set(weights.leave_one_set_out), "a calibration set was trained on"
 
 
@@ -93,7 +87,7 @@ def test_calibration_takes_the_best_recall_at_the_precision_floor() -> None:
     assert choose([row(0.6, 50, 50)]) is None
 
 
-def test_calibration_scores_labelled_sets_never_trained_on(tmp_path: Path, embedder) -> None:
+def test_calibration_counts_every_grid_pair_on_a_labelled_folder(tmp_path: Path, embedder) -> None:
     (tmp_path / "injection_x_positive.txt").write_text("\n".join(POSITIVE) + "\n", encoding="utf-8")
     (tmp_path / "injection_x_benign.txt").write_text("\n".join(BENIGN) + "\n", encoding="utf-8")
     weights = load_weights()
@@ -105,6 +99,9 @@ def test_calibration_scores_labelled_sets_never_trained_on(tmp_path: Path, embed
     # lowering the threshold never catches fewer lines
     by_gate = [r["caught"] for r in rows if r["gate"] == 0.2]
     assert by_gate == sorted(by_gate, reverse=True)
+    # the docs' way to re-choose without retraining: calibrating calibrated weights again is a no-op
+    again = calibrate(calibrated, tmp_path)
+    assert again.calibration == calibrated.calibration and again.threshold == calibrated.threshold
 
 
 def test_detector_features_hold_the_sentence_vector(embedder) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from docsassistant.cli.errors import friendly_errors
+
+if TYPE_CHECKING:
+    from docsassistant.agent.injection.classifier import ClassifierWeights
 
 console = Console()
 
@@ -130,13 +133,11 @@ def calibrate_injection(
     """Choose the classifier's threshold and gate on calibration sets, without retraining."""
     from docsassistant.agent.injection.calibration import calibrate
     from docsassistant.agent.injection.classifier import ClassifierWeights
-    from docsassistant.embeddings import get_embedder
 
     if not sets.is_dir():
         raise typer.BadParameter(f"{sets} is not a folder of labelled sets", param_hint="--sets")
     start = time.perf_counter()
     with friendly_errors():
-        get_embedder()
         calibrated = calibrate(
             ClassifierWeights.model_validate_json(weights.read_text(encoding="utf-8")), sets
         )
@@ -145,7 +146,7 @@ def calibrate_injection(
     console.print(f"Wrote {out} ({time.perf_counter() - start:.0f} s).", highlight=False)
 
 
-def _print_calibration(weights) -> None:
+def _print_calibration(weights: ClassifierWeights) -> None:
     record = weights.calibration
     row = next(
         (r for r in record["rows"] if (r["threshold"], r["gate"]) == (weights.threshold, weights.gate)), None

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from docsassistant.agent.injection import detector
 from docsassistant.agent.injection.classifier import ClassifierWeights
-from docsassistant.agent.injection.training import MAX_STORE_RATE
+from docsassistant.agent.injection.training import MAX_STORE_RATE, labelled_sets, nonblank_lines
 
 # The 0.95 target plus a margin: the two batches that chose the shipped pair differed by 0.016
 # in precision at one setting (0.973 and 0.957 at 0.88 / 0.2).
@@ -25,21 +25,18 @@ MIN_PRECISION = 0.96
 
 def labelled_lines(folder: Path) -> list[tuple[str, bool]]:
     """Every line of every labelled set in `folder` (True: an injection)."""
-    out: list[tuple[str, bool]] = []
-    for positive in sorted(folder.glob("injection_*_positive.txt")):
-        benign = positive.with_name(positive.name.replace("_positive.txt", "_benign.txt"))
-        for path, label in ((positive, True), (benign, False)):
-            out += [(t.strip(), label) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
-    return out
+    return [
+        (text, label)
+        for positive, benign in labelled_sets(folder).values()
+        for path, label in ((positive, True), (benign, False))
+        for text in nonblank_lines(path)
+    ]
 
 
 def pair_counts(weights: ClassifierWeights, items: list[tuple[str, bool]]) -> list[dict[str, float]]:
-    """For each (threshold, gate) of the weights' grid: lines caught and misfired (one embedding
-    batch; each line is flagged when any of its sentences is, as `detector.analyse` judges)."""
-    split = [detector.line_sentences_with_context(text) for text, _ in items]
-    pairs = [pair for sentences in split for pair in sentences]
-    flat = iter(detector.sentence_evidence([s for s, _ in pairs], [b for _, b in pairs], weights=weights))
-    evidence = [[next(flat) for _ in sentences] for sentences in split]
+    """For each (threshold, gate) of the weights' grid: lines caught and misfired (each line is
+    flagged when any of its sentences is, as a chunk is judged)."""
+    evidence = detector.line_evidence([text for text, _ in items], weights)
     positives = sum(label for _, label in items)
     rows = []
     for row in weights.grid:
@@ -76,10 +73,8 @@ def calibrate(weights: ClassifierWeights, folder: Path) -> ClassifierWeights:
     pair's counts kept in `calibration` (unchanged pair when no pair reaches MIN_PRECISION)."""
     rows = pair_counts(weights, labelled_lines(folder))
     best = choose(rows)
-    names = (p.name.removeprefix("injection_") for p in folder.glob("injection_*_positive.txt"))
-    sets = sorted(n.removesuffix("_positive.txt") for n in names)
-    left_out = {"threshold": weights.threshold, "gate": weights.gate}  # store_check was counted there
-    record = {"sets": sets, "min_precision": MIN_PRECISION, "left_out_choice": left_out, "rows": rows}
+    sets = sorted(labelled_sets(folder))
+    record = {"sets": sets, "min_precision": MIN_PRECISION, "rows": rows}
     if best is None:
         return weights.model_copy(update={"calibration": record})
     return weights.model_copy(

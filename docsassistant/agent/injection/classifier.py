@@ -39,9 +39,8 @@ class ClassifierWeights(BaseModel):
     leave_one_set_out: dict[str, dict[str, float]]  # per fixture set: precision/recall with and without
     grid: list[dict[str, float]] = []  # each (threshold, gate) tried: pooled left-out figures
     store_check: dict[str, int] = {}  # store sentences kept out of training, and those it flags alone
-    calibration: dict[
-        str, Any
-    ] = {}  # the sets that chose threshold and gate, and every pair's counts on them
+    # the calibration sets that chose threshold and gate, and every pair's counts on them
+    calibration: dict[str, Any] = {}
     text: TextModel | None = None  # the n-gram model; without it the embedding model decides alone
     mix: float = 1.0  # the embedding model's share of the mixed log-odds (the n-grams get the rest)
 

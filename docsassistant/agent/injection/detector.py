@@ -245,6 +245,15 @@ def line_sentences_with_context(text: str) -> list[tuple[str, str]]:
     return [(line[a:b], line[:a]) for line in text.split("\n") for a, b in sentences(line)]
 
 
+def line_evidence(texts: list[str], weights: ClassifierWeights | None = None) -> list[list[Evidence]]:
+    """The evidence for every sentence of every text (one embedding batch), each with the part
+    of its line before it, as a chunk is judged: scoring labelled lines (calibration, tests)."""
+    split = [line_sentences_with_context(t) for t in texts]
+    pairs = [pair for sentences in split for pair in sentences]
+    flat = iter(sentence_evidence([s for s, _ in pairs], [b for _, b in pairs], weights))
+    return [[next(flat) for _ in sentences] for sentences in split]
+
+
 def findings_in_many(texts: list[str]) -> list[tuple[Finding, ...]]:
     """The findings of each text, judged in one embedding batch (for scanning a store)."""
     split = [line_sentences_with_context(t) for t in texts]

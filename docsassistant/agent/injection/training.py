@@ -65,15 +65,23 @@ class LabelledSentence:
     before: str = ""  # the part of its line before it (as `detector.analyse` passes it)
 
 
-def fixture_sentences(folder: Path) -> list[LabelledSentence]:
-    """Every sentence of every labelled fixture set in `folder`."""
-    pairs = {"base": ("injection_positive.txt", "injection_benign.txt")}
+def labelled_sets(folder: Path) -> dict[str, tuple[Path, Path]]:
+    """Each `injection_<name>_positive.txt` / `_benign.txt` pair in `folder` (not its subfolders),
+    by name."""
+    pairs = {}
     for positive in sorted(folder.glob("injection_*_positive.txt")):
         name = positive.name.removeprefix("injection_").removesuffix("_positive.txt")
-        pairs[name] = (positive.name, f"injection_{name}_benign.txt")
+        pairs[name] = (positive, folder / f"injection_{name}_benign.txt")
+    return pairs
+
+
+def fixture_sentences(folder: Path) -> list[LabelledSentence]:
+    """Every sentence of every labelled fixture set in `folder`."""
+    pairs = {"base": (folder / "injection_positive.txt", folder / "injection_benign.txt")}
+    pairs |= labelled_sets(folder)
     out: list[LabelledSentence] = []
     for group, (positive, benign) in pairs.items():
-        lines = [(t, 1) for t in _lines(folder / positive)] + [(t, 0) for t in _lines(folder / benign)]
+        lines = [(t, 1) for t in nonblank_lines(positive)] + [(t, 0) for t in nonblank_lines(benign)]
         for i, (text, label) in enumerate(lines):
             out += [
                 LabelledSentence(group, i, label, text[a:b], text[:a]) for a, b in detector.sentences(text)
@@ -304,5 +312,5 @@ def train(
     )
 
 
-def _lines(path: Path) -> list[str]:
+def nonblank_lines(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
